@@ -1,0 +1,11 @@
+"""Softmax self-attention regression as a scikit-learn estimator.
+
+Implements the structure-aware training of Goel, Soltanolkotabi and Bartlett,
+"Training Dynamics of Softmax Self-Attention: Fast Global Convergence via
+Preconditioning" (2026).
+"""
+
+from ._estimator import SoftmaxAttentionRegressor
+
+__all__ = ["SoftmaxAttentionRegressor"]
+__version__ = "0.1.0"

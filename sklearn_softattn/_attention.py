@@ -1,0 +1,152 @@
+"""The softmax attention kernel: attention weights, forward pass, loss and gradient.
+
+Every function works on arrays in the solver's working coordinates (centered,
+and whitened when the covariance preconditioner is on):
+
+- ``Zq`` (B, d): the queries; ``Zc`` (m, d): the context tokens;
+- ``K`` (d, d): the key-query matrix; ``V`` (q, d): the value matrix;
+- ``context_weight`` (m,): each token's multiplicity ``w_j`` (it enters the
+  softmax as ``+ log w_j``);
+- ``self_index`` (B,): for a query that is itself a context token, the index of
+  that token, else -1. Its own token then counts ``max(w_j - 1, 0)`` times, so
+  that training is leave-one-out and integer weights equal repeated rows.
+
+Queries are processed in blocks, so that at most one (block, m) score matrix
+(and its gradient) is alive at a time, whatever the number of queries.
+"""
+
+import numpy as np
+
+# Elements of one (block x context) matrix: 2**20 float64 values are 8 MiB.
+_BLOCK_ELEMENTS = 2**20
+
+
+def _block_slices(n_queries, n_context):
+    """Consecutive query slices whose score matrices hold ~_BLOCK_ELEMENTS."""
+    step = max(1, _BLOCK_ELEMENTS // max(n_context, 1))
+    return [slice(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
+
+
+def _log_weights(context_weight, self_index):
+    """Log multiplicity of every context token, and of each query's own token."""
+    with np.errstate(divide="ignore"):
+        log_w = np.log(context_weight)
+        has_self = self_index >= 0
+        own = context_weight[self_index[has_self]] - 1
+        log_self = np.log(np.maximum(own, 0))
+    return log_w, has_self, log_self
+
+
+def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
+    """Row-stochastic softmax attention of each query over the context.
+
+    Parameters
+    ----------
+    Zq : ndarray of shape (B, d)
+        Queries.
+    KZc : ndarray of shape (m, d)
+        Context tokens multiplied by the key-query matrix, ``Zc @ K.T``, so that
+        the score of query i on token j is ``Zq[i] @ K @ Zc[j]``.
+    log_w : ndarray of shape (m,)
+        Log multiplicity of each token (``-inf`` excludes a token).
+    self_index : ndarray of shape (B,), dtype int, default=None
+        Index of each query's own token in the context, -1 if none.
+    log_self : ndarray of shape (n_self,), default=None
+        Log multiplicity of the own tokens (those with ``self_index >= 0``).
+
+    Returns
+    -------
+    A : ndarray of shape (B, m)
+        Attention weights; each row sums to one. Scores are shifted by their
+        row maximum before exponentiation, so no finite score overflows, and
+        excluded tokens get weight exactly zero.
+    """
+    A = Zq @ KZc.T
+    A += log_w
+    if self_index is not None:
+        rows = np.flatnonzero(self_index >= 0)
+        A[rows, self_index[rows]] += log_self - log_w[self_index[rows]]
+    A -= A.max(axis=1, keepdims=True)
+    np.exp(A, out=A)
+    A /= A.sum(axis=1, keepdims=True)
+    return A
+
+
+def attention_forward(Zq, Zc, K, V, context_weight):
+    """Centered predictions ``sum_j softmax_j(zᵀ K z_j + log w_j) V z_j``.
+
+    Queries never attend to each other, only to the context, so the output of
+    a row does not depend on the other rows. Returns shape (B, q).
+    """
+    KZc = Zc @ K.T
+    U = Zc @ V.T
+    with np.errstate(divide="ignore"):
+        log_w = np.log(context_weight)
+    out = np.empty((Zq.shape[0], V.shape[0]), dtype=np.result_type(Zq, U))
+    for block in _block_slices(Zq.shape[0], Zc.shape[0]):
+        out[block] = attention_weights(Zq[block], KZc, log_w) @ U
+    return out
+
+
+def attention_loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index):
+    """Weighted squared loss of the attention layer and its analytic gradient.
+
+    The loss is ``sum_i c_i ||f(z_i) - y_i||² / 2`` with ``c = query_weight /
+    query_weight.sum()``, where ``f(z_i)`` attends over the context with the
+    query's own token down-weighted by one (leave-one-out).
+
+    With ``A`` the attention weights, ``U = Zc Vᵀ`` the values, ``R`` the
+    residuals and ``P = R Uᵀ``::
+
+        dL/dV = (c R)ᵀ (A Zc)
+        dL/dK = Zqᵀ G Zc,   G_ij = c_i A_ij (P_ij - sum_k A_ik P_ik)
+
+    Parameters
+    ----------
+    Zq : ndarray of shape (n, d)
+        Queries.
+    Yq : ndarray of shape (n, q)
+        Centered targets of the queries.
+    query_weight : ndarray of shape (n,)
+        Non-negative weights of the queries in the loss.
+    Zc : ndarray of shape (m, d)
+        Context tokens.
+    K : ndarray of shape (d, d)
+        Key-query matrix.
+    V : ndarray of shape (q, d)
+        Value matrix.
+    context_weight : ndarray of shape (m,)
+        Multiplicity of each context token.
+    self_index : ndarray of shape (n,), dtype int
+        Position of each query's own token in the context, -1 if none.
+
+    Returns
+    -------
+    loss : float
+    grad_K : ndarray of shape (d, d)
+    grad_V : ndarray of shape (q, d)
+    """
+    c = query_weight / query_weight.sum()
+    KZc = Zc @ K.T
+    U = Zc @ V.T
+    log_w, has_self, log_self = _log_weights(context_weight, self_index)
+    self_start = np.cumsum(has_self) - has_self  # position in log_self
+    loss = 0.0
+    grad_K = np.zeros_like(K)
+    grad_V = np.zeros_like(V)
+    for block in _block_slices(Zq.shape[0], Zc.shape[0]):
+        idx = self_index[block]
+        A = attention_weights(
+            Zq[block], KZc, log_w, idx, log_self[self_start[block][idx >= 0]]
+        )
+        cb = c[block, None]
+        R = A @ U
+        R -= Yq[block]
+        loss += 0.5 * np.sum(cb * R * R)
+        R *= cb
+        grad_V += R.T @ (A @ Zc)
+        G = R @ U.T
+        G -= np.einsum("ij,ij->i", A, G)[:, None]
+        G *= A
+        grad_K += Zq[block].T @ (G @ Zc)
+    return float(loss), grad_K, grad_V

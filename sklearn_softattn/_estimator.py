@@ -1,0 +1,484 @@
+"""SoftmaxAttentionRegressor: validation, orchestration and fitted attributes."""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ._attention import attention_forward
+from ._geometry import renormalize, weighted_covariance, whitening
+from ._init import random_init, spectral_init
+from ._objective import Objective
+from ._solvers import Progress, gd, minibatch
+
+# Default learning rate of each solver (``learning_rate="auto"``).
+_AUTO_LEARNING_RATE = {"gd": 0.5, "sgd": 0.01, "adam": 0.01}
+
+
+class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
+    """Regression with one softmax self-attention layer over the training samples.
+
+    A query ``x`` attends over context tokens ``c_j`` (the training rows, or a
+    seeded subsample of at most ``max_context`` of them)::
+
+        f(x) = ȳ + Σ_j softmax_j((x - x̄)ᵀ K (c_j - x̄) + log w_j) V (c_j - x̄)
+
+    with the key-query matrix ``K`` (d × d) and the value matrix ``V`` (q × d).
+    Training minimizes the leave-one-out squared error (each training row
+    attends over every token but its own) with the structure-aware gradient
+    descent of Goel, Soltanolkotabi and Bartlett (2026): spectral
+    initialization, covariance preconditioner, balancing regularizer and
+    renormalization. Each part can be switched off; all off with
+    ``solver="sgd"`` is the paper's baseline, plain SGD from a random start.
+
+    Parameters
+    ----------
+    attention_scale : float, default=1.0
+        Frobenius norm of the key-query matrix in whitened coordinates, which
+        the renormalization maintains (the paper's bound on ``||K||``): the
+        sharpness of the softmax. Towards 0 the model tends to least squares;
+        larger values make it a more local, nonlinear smoother. With
+        ``renormalize=False`` it only sets the norm of the initial ``K``.
+
+    init : {"spectral", "random"}, default="spectral"
+        ``"spectral"``: the balanced factorization ``V₀ K₀ᵀ = M̂`` of the
+        least-squares coefficient in whitened coordinates, from its SVD.
+        ``"random"``: i.i.d. Gaussian entries (seeded by ``random_state``).
+
+    preconditioner : {"covariance"} or None, default="covariance"
+        ``"covariance"``: precondition the gradients by the inverse empirical
+        covariance ``Σ̂⁻¹``, i.e. descend in whitened coordinates. Eigenvalues of
+        ``Σ̂`` are floored at ``1e-8`` times the largest, so singular
+        covariances are fine. ``None``: plain gradients on centered features.
+
+    regularization : {"balance"} or None, default="balance"
+        ``"balance"``: add ``alpha * L₀ * ||VᵀV/||V||² - KᵀK/||K||²||²_F``
+        (whitened coordinates), zero on balanced factorizations and invariant
+        to the rescaling ``(K / c, c V)``. ``L₀`` is the loss of predicting the
+        mean, so scaling ``y`` does not change the regularizer's weight.
+
+    alpha : float, default=0.01
+        Strength of the balancing regularizer.
+
+    renormalize : bool, default=True
+        After the initialization and every step, rescale ``(K, V) -> (K / c, c V)``
+        so that ``K`` keeps the Frobenius norm ``attention_scale`` in whitened
+        coordinates. This leaves the infinite-data loss unchanged.
+
+    solver : {"gd", "sgd", "adam"}, default="gd"
+        ``"gd"``: full-batch gradient descent with block steps invariant to the
+        rescaling (``learning_rate / ||K||₂²`` for ``V``,
+        ``learning_rate / ||V||₂²`` for ``K``) and step halving whenever the
+        objective would increase. ``"sgd"``: minibatch SGD with a constant
+        learning rate on plain gradients. ``"adam"``: minibatch Adam.
+
+    learning_rate : float or "auto", default="auto"
+        Step size. ``"auto"``: 0.5 for ``"gd"`` (a fraction of the rescaled
+        step), 0.01 for ``"sgd"`` and ``"adam"``.
+
+    batch_size : int or "auto", default="auto"
+        Minibatch size of ``"sgd"`` and ``"adam"``; ``"auto"`` is
+        ``min(200, n_samples)``. Ignored by ``"gd"``.
+
+    max_iter : int, default=200
+        Maximum number of iterations (epochs for ``"sgd"`` and ``"adam"``).
+
+    tol : float, default=1e-4
+        Tolerance of the stopping rule. Training stops when for
+        ``n_iter_no_change`` consecutive iterations the objective has not
+        improved by ``tol`` times the loss of predicting the mean (so the rule
+        does not depend on the scale of ``y``), or, with early stopping, the
+        validation R² has not improved by ``tol``.
+
+    n_iter_no_change : int, default=10
+        Number of iterations without improvement before stopping.
+
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the training data, stop when its
+        R² stops improving, and keep the parameters that scored best.
+
+    validation_fraction : float, default=0.1
+        Fraction of the training data held out for early stopping.
+
+    max_context : int or None, default=2048
+        Maximum number of context tokens. With more training rows, a uniform
+        random subset of ``max_context`` of them (seeded by ``random_state``)
+        forms the context; every row is still a training query. ``None``: all
+        training rows.
+
+    fit_intercept : bool, default=True
+        Center features and targets by their (weighted) means. If False, the
+        data are assumed centered.
+
+    warm_start : bool, default=False
+        Start from the parameters of the previous fit instead of initializing.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the random initialization, the context subsample, the minibatch
+        order and the validation split. Pass an int for reproducible fits.
+
+    verbose : int, default=0
+        Print the objective at every iteration.
+
+    Attributes
+    ----------
+    key_query_ : ndarray of shape (n_features, n_features)
+        Key-query matrix ``K``, acting on features centered by ``x_offset_``.
+
+    value_ : ndarray of shape (n_targets, n_features)
+        Value matrix ``V`` (always 2-D).
+
+    context_ : ndarray of shape (n_context, n_features)
+        The raw context rows attended by every prediction.
+
+    context_weight_ : ndarray of shape (n_context,)
+        Multiplicity of each context row (its sample weight; ones without).
+
+    x_offset_ : ndarray of shape (n_features,)
+        Weighted feature means (zeros if ``fit_intercept=False``).
+
+    y_offset_ : ndarray of shape (n_targets,)
+        Weighted target means (zeros if ``fit_intercept=False``).
+
+    coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
+        The infinite-data linear limit ``V Σ̂ Kᵀ`` of the model: for Gaussian
+        features and an infinite context, ``f(x) = coef_ @ x + intercept_``.
+        Compare with ``LinearRegression().coef_``.
+
+    intercept_ : float or ndarray of shape (n_targets,)
+        Intercept of that linear limit.
+
+    n_iter_ : int
+        Number of iterations run by the last ``fit``.
+
+    loss_curve_ : list of float
+        Training objective after each iteration (accumulated over warm starts).
+
+    validation_scores_ : list of float or None
+        Validation R² after each iteration, with early stopping.
+
+    best_validation_score_ : float or None
+        Best validation R², with early stopping.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when they are all strings.
+
+    See Also
+    --------
+    sklearn.linear_model.LinearRegression : The least-squares limit of this
+        model as ``attention_scale`` tends to zero.
+    sklearn.neural_network.MLPRegressor : A generic neural regressor.
+
+    Notes
+    -----
+    In the infinite-data limit with Gaussian features, the softmax average is
+    the mean of an exponentially tilted Gaussian, the layer becomes the linear
+    map ``x -> V Σ Kᵀ x`` and training becomes a nonconvex matrix
+    factorization; the spectral initialization starts at least squares. With
+    finite data and larger ``attention_scale`` the model is a nonlinear,
+    locally weighted smoother.
+
+    Training queries are the training rows themselves, each excluded from its
+    own context, so the training loss measures what ``predict`` does on unseen
+    points. A sample weight ``w_j`` counts a token ``w_j`` times in every
+    softmax (and ``w_j - 1`` times in its own query's), so integer weights are
+    equivalent to repeated rows.
+
+    Choices the paper leaves open (our reconstruction): the covariance floor,
+    the form and scaling of the regularizer, the block step sizes, the random
+    initialization's scale and the stopping rule.
+
+    References
+    ----------
+    Goel, Soltanolkotabi, Bartlett. "Training Dynamics of Softmax
+    Self-Attention: Fast Global Convergence via Preconditioning", 2026,
+    arXiv:2603.01514.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_regression
+    >>> from sklearn_softattn import SoftmaxAttentionRegressor
+    >>> X, y = make_regression(n_samples=200, n_features=5, noise=1.0, random_state=0)
+    >>> reg = SoftmaxAttentionRegressor(random_state=0).fit(X, y)
+    >>> round(reg.score(X, y), 2)
+    1.0
+    """
+
+    _parameter_constraints: dict = {
+        "attention_scale": [Interval(Real, 0, None, closed="neither")],
+        "init": [StrOptions({"spectral", "random"})],
+        "preconditioner": [StrOptions({"covariance"}), None],
+        "regularization": [StrOptions({"balance"}), None],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "renormalize": ["boolean"],
+        "solver": [StrOptions({"gd", "sgd", "adam"})],
+        "learning_rate": [StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
+        "batch_size": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "max_context": [Interval(Integral, 2, None, closed="left"), None],
+        "fit_intercept": ["boolean"],
+        "warm_start": ["boolean"],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        attention_scale=1.0,
+        *,
+        init="spectral",
+        preconditioner="covariance",
+        regularization="balance",
+        alpha=0.01,
+        renormalize=True,
+        solver="gd",
+        learning_rate="auto",
+        batch_size="auto",
+        max_iter=200,
+        tol=1e-4,
+        n_iter_no_change=10,
+        early_stopping=False,
+        validation_fraction=0.1,
+        max_context=2048,
+        fit_intercept=True,
+        warm_start=False,
+        random_state=None,
+        verbose=0,
+    ):
+        self.attention_scale = attention_scale
+        self.init = init
+        self.preconditioner = preconditioner
+        self.regularization = regularization
+        self.alpha = alpha
+        self.renormalize = renormalize
+        self.solver = solver
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.max_context = max_context
+        self.fit_intercept = fit_intercept
+        self.warm_start = warm_start
+        self.random_state = random_state
+        self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the attention layer to data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Target values.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; a weight counts a row that many times in the
+            loss and in the context.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        X, y = validate_data(
+            self, X, y, multi_output=True, y_numeric=True, dtype=[np.float64, np.float32]
+        )
+        sample_weight = _check_sample_weight(
+            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
+        )
+        Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
+        # Rows of zero weight take no part in training: drop them once.
+        keep = sample_weight > 0
+        X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
+        if X.shape[0] < 2:
+            raise ValueError(
+                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
+                "needs at least 2 samples: each training row attends over the others."
+            )
+        rng = check_random_state(self.random_state)
+        X_val = Y_val = w_val = None
+        if self.early_stopping:
+            X, Y, sample_weight, X_val, Y_val, w_val = self._validation_split(
+                X, Y, sample_weight, rng
+            )
+
+        x_offset, y_offset = self._offsets(X, Y, sample_weight)
+        Xc, Yc = X - x_offset, Y - y_offset
+        covariance = weighted_covariance(Xc, sample_weight)
+        W, W_inv = whitening(covariance)
+        # Working coordinates z = T (x - x̄); P maps them to whitened ones.
+        if self.preconditioner == "covariance":
+            T, T_inv, P = W, W_inv, None
+        else:
+            T = T_inv = np.eye(X.shape[1], dtype=X.dtype)
+            P = W_inv
+        Z = Xc @ T
+
+        context = self._context_indices(X.shape[0], rng)
+        self_index = np.full(X.shape[0], -1)
+        self_index[context] = np.arange(len(context))
+        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+        objective = Objective(
+            Z=Z,
+            Y=Yc,
+            weight=sample_weight,
+            context=Z[context],
+            context_weight=sample_weight[context],
+            self_index=self_index,
+            strength=self.alpha * loss_scale if self.regularization == "balance" else 0.0,
+            P=P,
+        )
+
+        K, V = self._initial_params(Xc @ W, Yc, sample_weight, W, T_inv, loss_scale, rng)
+        K, V = renormalize(K, V, self.attention_scale, P)
+        if self.renormalize:
+            def project(K, V):
+                return renormalize(K, V, self.attention_scale, P)
+        else:
+            def project(K, V):
+                return K, V
+
+        validation_score = None
+        if self.early_stopping:
+            Z_val, Yc_val = (X_val - x_offset) @ T, Y_val - y_offset
+            denominator = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
+
+            def validation_score(K, V):
+                residual = attention_forward(Z_val, objective.context, K, V,
+                                             objective.context_weight) - Yc_val
+                return 1 - np.sum(w_val @ residual**2) / max(denominator, np.finfo(float).tiny)
+
+        keep_curve = self.warm_start and hasattr(self, "loss_curve_")
+        progress = Progress(
+            self.tol,
+            self.n_iter_no_change,
+            loss_scale,
+            validation_score=validation_score,
+            verbose=self.verbose,
+            loss_curve=self.loss_curve_ if keep_curve else None,
+        )
+        learning_rate = (
+            _AUTO_LEARNING_RATE[self.solver]
+            if self.learning_rate == "auto"
+            else self.learning_rate
+        )
+        if self.solver == "gd":
+            K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
+                                 max_iter=self.max_iter, project=project, progress=progress)
+        else:
+            batch_size = (
+                min(200, X.shape[0]) if self.batch_size == "auto" else self.batch_size
+            )
+            K, V, converged = minibatch(
+                objective, K, V, solver=self.solver, learning_rate=learning_rate,
+                batch_size=batch_size, max_iter=self.max_iter, project=project,
+                progress=progress, random_state=rng,
+            )
+        if self.early_stopping and progress.best_params is not None:
+            K, V = progress.best_params
+        if not converged:
+            warnings.warn(
+                f"SoftmaxAttentionRegressor: maximum iterations ({self.max_iter}) "
+                "reached before the stopping rule was met. Increase max_iter, "
+                "increase tol, or set early_stopping=True.",
+                ConvergenceWarning,
+            )
+
+        self.key_query_ = T @ K @ T
+        self.value_ = V @ T
+        self.context_ = X[context]
+        self.context_weight_ = sample_weight[context]
+        self.x_offset_ = x_offset
+        self.y_offset_ = y_offset
+        coef = self.value_ @ covariance @ self.key_query_.T
+        intercept = y_offset - coef @ x_offset
+        self.coef_, self.intercept_ = (coef[0], intercept[0]) if y.ndim == 1 else (coef, intercept)
+        self.n_iter_ = progress.n_iter
+        self.loss_curve_ = progress.loss_curve
+        self.validation_scores_ = progress.validation_scores if self.early_stopping else None
+        self.best_validation_score_ = (
+            progress.best_validation_score if self.early_stopping else None
+        )
+        return self
+
+    def _validation_split(self, X, Y, sample_weight, rng):
+        n_val = int(np.ceil(self.validation_fraction * X.shape[0]))
+        if X.shape[0] - n_val < 2:
+            raise ValueError(
+                f"early_stopping with validation_fraction={self.validation_fraction} "
+                f"leaves {X.shape[0] - n_val} of n_samples={X.shape[0]} for training; "
+                "at least 2 are needed. Use more samples or early_stopping=False."
+            )
+        order = rng.permutation(X.shape[0])
+        tr, val = order[n_val:], order[:n_val]
+        return X[tr], Y[tr], sample_weight[tr], X[val], Y[val], sample_weight[val]
+
+    def _offsets(self, X, Y, sample_weight):
+        if not self.fit_intercept:
+            return np.zeros(X.shape[1], X.dtype), np.zeros(Y.shape[1], X.dtype)
+        return (np.average(X, axis=0, weights=sample_weight),
+                np.average(Y, axis=0, weights=sample_weight))
+
+    def _context_indices(self, n_samples, rng):
+        if self.max_context is None or n_samples <= self.max_context:
+            return np.arange(n_samples)
+        return np.sort(rng.choice(n_samples, self.max_context, replace=False))
+
+    def _initial_params(self, Z_white, Yc, sample_weight, W, T_inv, loss_scale, rng):
+        """Initial (K, V) in working coordinates."""
+        if self.warm_start and hasattr(self, "key_query_"):
+            return T_inv @ self.key_query_ @ T_inv, self.value_ @ T_inv
+        if self.init == "spectral":
+            K_white, V_white = spectral_init(Z_white, Yc, sample_weight)
+            # From whitened to working coordinates (z_white = W T⁻¹ z).
+            to_work = W @ T_inv
+            return to_work.T @ K_white @ to_work, V_white @ to_work
+        target_scale = np.sqrt(2 * loss_scale / Yc.shape[1])
+        return random_init(Z_white.shape[1], Yc.shape[1], target_scale, rng, Yc.dtype)
+
+    def predict(self, X):
+        """Predict with the attention layer over the stored context.
+
+        Each row attends over ``context_`` only, never over the other rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
+            Predicted values; 1-D when ``fit`` saw a 1-D ``y``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        y = self.y_offset_ + attention_forward(
+            X - self.x_offset_,
+            self.context_ - self.x_offset_,
+            self.key_query_,
+            self.value_,
+            self.context_weight_,
+        )
+        return y.ravel() if np.ndim(self.coef_) == 1 else y
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags

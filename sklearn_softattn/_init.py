@@ -1,0 +1,49 @@
+"""Initializations of the key-query and value matrices, in whitened coordinates."""
+
+import numpy as np
+
+
+def spectral_init(Z, Yc, sample_weight):
+    """Spectral initialization: a balanced factorization of least squares.
+
+    With ``M̂ = Σ_i w_i y_i z_iᵀ / Σ_i w_i`` the least-squares coefficient in
+    whitened coordinates (the raw regression matrix times ``Σ̂^{1/2}``) and its
+    thin SVD ``M̂ = U S Rᵀ``, return ``V₀ = U S^{1/2} Rᵀ`` and
+    ``K₀ = R S^{1/2} Rᵀ``. Then ``V₀ K₀ᵀ = M̂`` and ``V₀ᵀV₀ = K₀ᵀK₀``: the start
+    solves the infinite-data problem and is balanced.
+
+    If ``M̂ = 0`` (targets uncorrelated with the features) the factorization
+    is degenerate; then ``K₀`` is the identity and ``V₀ = 0``.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n, d)
+        Whitened features.
+    Yc : ndarray of shape (n, q)
+        Centered targets.
+    sample_weight : ndarray of shape (n,)
+
+    Returns
+    -------
+    K0 : ndarray of shape (d, d)
+    V0 : ndarray of shape (q, d)
+    """
+    M = (Yc.T * (sample_weight / sample_weight.sum())) @ Z
+    U, s, Rt = np.linalg.svd(M, full_matrices=False)
+    if not np.any(s > 0):
+        return np.eye(Z.shape[1], dtype=Z.dtype), np.zeros_like(M)
+    root = np.sqrt(s)
+    return (Rt.T * root) @ Rt, (U * root) @ Rt
+
+
+def random_init(n_features, n_targets, target_scale, random_state, dtype=np.float64):
+    """Random Gaussian initialization (the paper's baseline).
+
+    ``K₀`` has i.i.d. ``N(0, 1/d)`` entries and ``V₀`` i.i.d.
+    ``N(0, target_scale² / d)`` entries, so that initial predictions have the
+    order of magnitude of the targets.
+    """
+    d = n_features
+    K0 = random_state.standard_normal((d, d)) / np.sqrt(d)
+    V0 = random_state.standard_normal((n_targets, d)) * (target_scale / np.sqrt(d))
+    return K0.astype(dtype, copy=False), V0.astype(dtype, copy=False)

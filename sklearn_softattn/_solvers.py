@@ -1,0 +1,185 @@
+"""Solvers: full-batch structure-aware gradient descent, minibatch SGD and Adam.
+
+Each solver takes an objective ``f(K, V, rows=None) -> (value, grad_K, grad_V)``,
+a starting point, a ``project(K, V)`` applied after every step (the
+renormalization, or the identity) and a :class:`Progress` that records the
+loss curve and decides when to stop. They return the final ``(K, V)``.
+"""
+
+import numpy as np
+
+# A step that does not decrease the objective is halved, at most this often in a row.
+MAX_HALVINGS = 40
+# Relative slack of the descent test, so that round-off alone never rejects a step.
+_DESCENT_SLACK = 1e-12
+
+
+class Progress:
+    """Loss curve, validation scores and the stopping rule (MLPRegressor's).
+
+    Training stops when, for ``n_iter_no_change`` consecutive iterations, the
+    training objective has not fallen by ``tol * loss_scale`` below its best
+    value or, with a validation score, that score has not risen by ``tol``
+    above its best. The best parameters under validation are kept.
+    """
+
+    def __init__(self, tol, n_iter_no_change, loss_scale, validation_score=None,
+                 verbose=0, loss_curve=None):
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
+        self.loss_scale = loss_scale
+        self.validation_score = validation_score
+        self.verbose = verbose
+        self.loss_curve = [] if loss_curve is None else loss_curve
+        self.validation_scores = []
+        self.best_loss = np.inf
+        self.best_validation_score = -np.inf
+        self.best_params = None
+        self.n_iter = 0
+        self._no_improvement = 0
+
+    def update(self, loss, K, V):
+        """Record one iteration; return True when training should stop."""
+        self.n_iter += 1
+        self.loss_curve.append(loss)
+        if self.verbose:
+            print(f"Iteration {self.n_iter}, loss = {loss:.8g}")
+        if self.validation_score is not None:
+            score = self.validation_score(K, V)
+            self.validation_scores.append(score)
+            if self.verbose:
+                print(f"Validation score: {score:.6f}")
+            improved = score >= self.best_validation_score + self.tol
+            if score > self.best_validation_score:
+                self.best_validation_score = score
+                self.best_params = (K.copy(), V.copy())
+        else:
+            improved = loss <= self.best_loss - self.tol * self.loss_scale
+            self.best_loss = min(self.best_loss, loss)
+        self._no_improvement = 0 if improved else self._no_improvement + 1
+        return self._no_improvement >= self.n_iter_no_change
+
+
+def _diverged(what):
+    return FloatingPointError(
+        f"The training objective {what}. Lower learning_rate, keep "
+        "renormalize=True or standardize the features."
+    )
+
+
+def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
+    """Structure-aware full-batch gradient descent (the paper's Algorithm 1).
+
+    Block steps invariant to the rescaling ``(K / c, c V)``::
+
+        V <- V - eta * grad_V / ||K||₂²,   K <- K - eta * grad_K / ||V||₂²
+
+    followed by ``project``. A step that increases the objective (or makes it
+    non-finite) is halved until it does not, and ``eta`` stays halved.
+
+    Returns
+    -------
+    K, V : ndarrays
+        The final iterate.
+    converged : bool
+        False if ``max_iter`` was reached before the stopping rule fired.
+    """
+    tiny = np.finfo(K.dtype).tiny
+    value, grad_K, grad_V = objective(K, V)
+    if not np.isfinite(value):
+        raise _diverged("is not finite at the initial point")
+    eta = learning_rate
+    for _ in range(max_iter):
+        for _ in range(MAX_HALVINGS):
+            k_scale = eta / max(np.linalg.norm(V, 2) ** 2, tiny)
+            v_scale = eta / max(np.linalg.norm(K, 2) ** 2, tiny)
+            K_new, V_new = project(K - k_scale * grad_K, V - v_scale * grad_V)
+            new = objective(K_new, V_new)
+            if np.isfinite(new[0]) and new[0] <= value + _DESCENT_SLACK * abs(value):
+                break
+            eta /= 2
+        else:
+            # No step decreases the objective: a stationary point to machine precision.
+            return K, V, True
+        K, V = K_new, V_new
+        value, grad_K, grad_V = new
+        if progress.update(value, K, V):
+            return K, V, True
+    return K, V, False
+
+
+def _sgd_update(learning_rate):
+    def update(K, V, grad_K, grad_V):
+        return K - learning_rate * grad_K, V - learning_rate * grad_V
+
+    return update
+
+
+def _adam_update(learning_rate, beta_1=0.9, beta_2=0.999, epsilon=1e-8):
+    """Adam (Kingma & Ba, 2015) with MLPRegressor's default constants."""
+    moments = []
+    t = 0
+
+    def update(K, V, grad_K, grad_V):
+        nonlocal t
+        t += 1
+        if not moments:
+            moments.extend(np.zeros_like(p) for p in (K, V, K, V))
+        new = []
+        for i, (p, g) in enumerate(((K, grad_K), (V, grad_V))):
+            m, v = moments[i], moments[i + 2]
+            m *= beta_1
+            m += (1 - beta_1) * g
+            v *= beta_2
+            v += (1 - beta_2) * g * g
+            lr = learning_rate * np.sqrt(1 - beta_2**t) / (1 - beta_1**t)
+            new.append(p - lr * m / (np.sqrt(v) + epsilon))
+        return tuple(new)
+
+    return update
+
+
+_UPDATES = {"sgd": _sgd_update, "adam": _adam_update}
+
+
+def minibatch(objective, K, V, *, solver, learning_rate, batch_size, max_iter,
+              project, progress, random_state):
+    """Minibatch SGD or Adam on plain gradients; one iteration is one epoch.
+
+    Each epoch visits the queries in a random order, in batches of
+    ``batch_size``, each attending over the whole context. If an epoch's loss
+    is not finite, the epoch is undone and retried with half the learning rate.
+
+    Returns
+    -------
+    K, V : ndarrays
+        The final iterate.
+    converged : bool
+        False if ``max_iter`` was reached before the stopping rule fired.
+    """
+    n = objective.Z.shape[0]
+    weight = objective.weight
+    update = _UPDATES[solver](learning_rate)
+    for _ in range(max_iter):
+        for _ in range(MAX_HALVINGS):
+            K_epoch, V_epoch, total = K, V, 0.0
+            order = random_state.permutation(n)
+            for start in range(0, n, batch_size):
+                rows = order[start : start + batch_size]
+                value, grad_K, grad_V = objective(K_epoch, V_epoch, rows)
+                if not np.isfinite(value):
+                    break
+                total += value * weight[rows].sum()
+                K_epoch, V_epoch = project(*update(K_epoch, V_epoch, grad_K, grad_V))
+            else:
+                if np.all(np.isfinite(K_epoch)) and np.all(np.isfinite(V_epoch)):
+                    break
+            learning_rate /= 2
+            update = _UPDATES[solver](learning_rate)  # also resets Adam's moments
+        else:
+            raise _diverged("stayed non-finite after halving the learning rate "
+                            f"{MAX_HALVINGS} times")
+        K, V = K_epoch, V_epoch
+        if progress.update(total / weight.sum(), K, V):
+            return K, V, True
+    return K, V, False
