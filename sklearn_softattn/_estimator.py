@@ -62,7 +62,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         to the rescaling ``(K / c, c V)``. ``L₀`` is the loss of predicting the
         mean, so scaling ``y`` does not change the regularizer's weight.
 
-    alpha : float, default=0.01
+    alpha : float, default=10.0
         Strength of the balancing regularizer.
 
     renormalize : bool, default=True
@@ -241,7 +241,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         init="spectral",
         preconditioner="covariance",
         regularization="balance",
-        alpha=0.01,
+        alpha=10.0,
         renormalize=True,
         solver="gd",
         learning_rate="auto",
