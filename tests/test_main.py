@@ -1,0 +1,92 @@
+"""The paper-reproduction command ``python -m sklearn_softattn``, run small."""
+
+import math
+import subprocess
+import sys
+
+import pytest
+
+from sklearn_softattn.__main__ import (
+    METHODS,
+    checkpoints_up_to,
+    format_table,
+    geometric_rate,
+    main,
+    run_experiment,
+)
+
+SMALL = dict(n_samples=200, n_features=5, n_targets=6, max_iter=100)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run_experiment(**SMALL, seed=0, n_jobs=1)
+
+
+def test_result_structure(result):
+    assert result["iterations"] == [1, 3, 10, 30, 100]
+    assert set(result["methods"]) == set(METHODS)
+    for res in result["methods"].values():
+        assert len(res["excess"]) == len(res["linear_excess"]) == 5
+        assert len(res["loss_curve"]) == SMALL["max_iter"]
+        assert all(v > 0 and math.isfinite(v) for v in res["excess"] + res["linear_excess"])
+        assert math.isnan(res["rate"]) or 0 < res["rate"] < 1
+    assert result["least_squares"] > 0
+    assert math.isclose(result["least_squares"], result["least_squares_exact"], rel_tol=0.1)
+    table = format_table(result)
+    lines = table.splitlines()
+    assert len(lines) == 2 + 1 + len(METHODS)
+    assert lines[0].startswith("| method | m=1 | m=3 |")
+    assert all(line.count("|") == 8 for line in lines)
+
+
+def test_default_near_least_squares_and_baseline_worse(result):
+    ls = result["least_squares"]
+    default = result["methods"]["default (structure-aware)"]["excess"]
+    baseline = result["methods"]["plain SGD, random start"]["excess"]
+    # The spectral start is least squares in the infinite-data limit.
+    assert default[0] < 5 * ls
+    assert default[-1] < 5 * ls
+    # The default improves on its start; plain SGD starts far and is still worse.
+    assert default[-1] <= default[0]
+    assert baseline[0] > 10 * default[0]
+    assert baseline[-1] > default[-1]
+
+
+def test_checkpoints_and_rate():
+    assert checkpoints_up_to(2000) == [1, 3, 10, 30, 100, 300, 1000, 2000]
+    assert checkpoints_up_to(50) == [1, 3, 10, 30, 50]
+    assert checkpoints_up_to(1) == [1]
+    assert geometric_rate([1 + 0.8**t for t in range(100)]) == pytest.approx(0.8, abs=1e-3)
+    assert math.isnan(geometric_rate([2.0] * 50))
+
+
+def test_main_prints_table_and_writes_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "curves.png"
+    argv = ["--n-samples", "60", "--n-features", "3", "--n-targets", "2",
+            "--max-iter", "5", "--seed", "1", "--output", str(out), "--n-jobs", "1"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "| least squares (reference) |" in printed
+    assert "| plain SGD, random start |" in printed
+    assert "rate μ" in printed
+    assert out.exists() and out.stat().st_size > 1000
+
+
+def test_main_without_matplotlib(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    out = tmp_path / "curves.png"
+    argv = ["--n-samples", "30", "--n-features", "2", "--n-targets", "1",
+            "--max-iter", "2", "--output", str(out), "--n-jobs", "1"]
+    assert main(argv) == 0
+    assert "matplotlib is not installed" in capsys.readouterr().out
+    assert not out.exists()
+
+
+def test_module_help():
+    proc = subprocess.run([sys.executable, "-m", "sklearn_softattn", "--help"],
+                          capture_output=True, text=True, check=True)
+    for option in ["--n-samples", "--n-features", "--n-targets", "--max-iter",
+                   "--seed", "--output"]:
+        assert option in proc.stdout
