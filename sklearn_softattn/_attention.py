@@ -59,17 +59,46 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
     A : ndarray of shape (B, m)
         Attention weights; each row sums to one. Scores are shifted by their
         row maximum before exponentiation, so no finite score overflows, and
-        excluded tokens get weight exactly zero.
+        excluded tokens get weight exactly zero. Queries whose scores could
+        overflow are first scaled down by a power of two, so that finite inputs
+        always give finite weights.
     """
-    A = Zq @ KZc.T
-    A += log_w
+    t = _overflow_scale(Zq, KZc)
+    if t is None:
+        A = Zq @ KZc.T
+        A += log_w
+    else:
+        # softmax(s + log w) = softmax((t s + t log w) / t), computed without inf.
+        A = (Zq * t) @ KZc.T
+        A += t * log_w
     if self_index is not None:
         rows = np.flatnonzero(self_index >= 0)
-        A[rows, self_index[rows]] += log_self - log_w[self_index[rows]]
+        shift = log_self - log_w[self_index[rows]]
+        A[rows, self_index[rows]] += shift if t is None else t[rows, 0] * shift
     A -= A.max(axis=1, keepdims=True)
+    if t is not None:
+        with np.errstate(over="ignore"):
+            A /= t
     np.exp(A, out=A)
     A /= A.sum(axis=1, keepdims=True)
     return A
+
+
+def _overflow_scale(Zq, KZc):
+    """Power-of-two factors (B, 1) that keep every score below ``max / 4``.
+
+    ``|zᵀ k| <= d max|z| max|k|`` bounds each score. Returns None (no scaling)
+    when no query needs it, which is the case for all but extreme inputs.
+    """
+    if KZc.size == 0:
+        return None
+    with np.errstate(divide="ignore"):
+        bound = (np.log2(Zq.shape[1]) + np.log2(np.abs(KZc).max())
+                 + np.log2(np.abs(Zq).max(axis=1, keepdims=True)))
+    limit = np.log2(np.finfo(np.result_type(Zq, KZc)).max) - 2
+    if not np.any(bound > limit):
+        return None
+    return np.ldexp(1.0, np.minimum(np.floor(limit - bound), 0).astype(int)).astype(Zq.dtype)
 
 
 def attention_forward(Zq, Zc, K, V, context_weight):
