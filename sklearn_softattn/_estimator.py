@@ -20,6 +20,27 @@ from ._solvers import Progress, gd, minibatch
 _AUTO_LEARNING_RATE = {"gd": 0.5, "sgd": 0.01, "adam": 0.01}
 
 
+def _check_spread(centered, name):
+    """Raise a ValueError if ``centered`` values are too large or too small.
+
+    Training squares them (covariance, loss) and stores the key-query matrix
+    in raw units, which scale like their inverse square: with a margin of
+    ``2**20``, both must stay within the floating-point range. For float64,
+    the largest deviation from the mean must lie between about 1e-151 and
+    1e151 (or be exactly 0: constant values are fine).
+    """
+    finfo = np.finfo(centered.dtype)
+    low, high = np.sqrt(finfo.tiny) * 2**10, np.sqrt(finfo.max) / 2**10
+    spread = np.max(np.abs(centered))
+    if spread != 0 and not low <= spread <= high:
+        raise ValueError(
+            f"{name} deviates from its mean by up to {spread:.3g}; "
+            f"SoftmaxAttentionRegressor needs that spread between {low:.1e} and "
+            f"{high:.1e} ({centered.dtype}) to square it without overflow or "
+            f"underflow. Rescale {name}, e.g. with StandardScaler."
+        )
+
+
 class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
     """Regression with one softmax self-attention layer over the training samples.
 
@@ -320,6 +341,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
 
         x_offset, y_offset = self._offsets(X, Y, sample_weight)
         Xc, Yc = X - x_offset, Y - y_offset
+        _check_spread(Xc, "X")
+        _check_spread(Yc, "y")
         covariance = weighted_covariance(Xc, sample_weight)
         W, W_inv = whitening(covariance)
         # Working coordinates z = T (x - x̄); P maps them to whitened ones.
