@@ -169,13 +169,15 @@ def attention_loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_ind
             Zq[block], KZc, log_w, idx, log_self[self_start[block][idx >= 0]]
         )
         cb = c[block, None]
-        R = A @ U
+        Zbar = A @ Zc
+        R = Zbar @ V.T
         R -= Yq[block]
         loss += 0.5 * np.sum(cb * R * R)
         R *= cb
-        grad_V += R.T @ (A @ Zc)
+        grad_V += R.T @ Zbar
         G = R @ U.T
         G -= np.einsum("ij,ij->i", A, G)[:, None]
         G *= A
         grad_K += Zq[block].T @ (G @ Zc)
     return float(loss), grad_K, grad_V
+
