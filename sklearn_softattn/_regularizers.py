@@ -24,13 +24,18 @@ def balance_penalty(K, V):
     grad_K : ndarray of shape (d, d)
     grad_V : ndarray of shape (q, d)
     """
-    tiny = np.finfo(K.dtype).tiny
-    a = max(np.vdot(V, V), tiny)
-    b = max(np.vdot(K, K), tiny)
-    GV = V.T @ V / a
-    GK = K.T @ K / b
+    GV, inv_v = _normalized_gram(V)
+    GK, inv_k = _normalized_gram(K)
     D = GV - GK
     # d||D||² = 2<D, dD>; d(XᵀX/||X||²) = (dXᵀX + XᵀdX)/||X||² - XᵀX 2<X,dX>/||X||⁴
-    grad_V = (4 / a) * (V @ D - np.vdot(D, GV) * V)
-    grad_K = (-4 / b) * (K @ D - np.vdot(D, GK) * K)
+    grad_V = (4 * inv_v) * (V @ D - np.vdot(D, GV) * V)
+    grad_K = (-4 * inv_k) * (K @ D - np.vdot(D, GK) * K)
     return float(np.vdot(D, D)), grad_K, grad_V
+
+
+def _normalized_gram(X):
+    """``XᵀX / ||X||²_F`` and ``1 / ||X||²_F`` (both zero for ``X = 0``, where the
+    penalty is not differentiable and its gradient is taken as zero)."""
+    sq = np.vdot(X, X)
+    inv = 1 / sq if sq > 0 else 0.0
+    return (X.T @ X) * inv, inv

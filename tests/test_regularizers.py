@@ -1,0 +1,46 @@
+import numpy as np
+import pytest
+
+from sklearn_softattn._regularizers import balance_penalty
+
+
+def _numeric_grad(f, P, h=1e-6):
+    g = np.zeros_like(P)
+    for idx in np.ndindex(P.shape):
+        old = P[idx]
+        P[idx] = old + h
+        up = f()
+        P[idx] = old - h
+        down = f()
+        P[idx] = old
+        g[idx] = (up - down) / (2 * h)
+    return g
+
+
+def test_balance_gradient_matches_finite_differences():
+    rng = np.random.default_rng(0)
+    K, V = rng.standard_normal((4, 4)), rng.standard_normal((2, 4))
+    _, gK, gV = balance_penalty(K, V)
+    np.testing.assert_allclose(gK, _numeric_grad(lambda: balance_penalty(K, V)[0], K),
+                               rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(gV, _numeric_grad(lambda: balance_penalty(K, V)[0], V),
+                               rtol=1e-6, atol=1e-9)
+
+
+def test_balance_is_zero_when_balanced_and_scale_invariant():
+    rng = np.random.default_rng(1)
+    R, _ = np.linalg.qr(rng.standard_normal((3, 3)))
+    S = np.diag([3.0, 1.0, 0.5])
+    K, V = R @ S @ R.T, rng.standard_normal((3, 3))
+    V = np.linalg.qr(rng.standard_normal((3, 3)))[0] @ S @ R.T  # VᵀV = KᵀK
+    assert balance_penalty(K, V)[0] == pytest.approx(0, abs=1e-12)
+    K2, V2 = rng.standard_normal((3, 3)), rng.standard_normal((2, 3))
+    p = balance_penalty(K2, V2)[0]
+    assert p > 0
+    assert balance_penalty(K2 / 7, 7 * V2)[0] == pytest.approx(p)
+    assert balance_penalty(3 * K2, V2 / 5)[0] == pytest.approx(p)
+
+
+def test_balance_handles_zero_value_matrix():
+    p, gK, gV = balance_penalty(np.eye(2), np.zeros((1, 2)))
+    assert np.isfinite(p) and np.all(np.isfinite(gK)) and np.all(np.isfinite(gV))
