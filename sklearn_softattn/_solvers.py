@@ -147,8 +147,11 @@ def minibatch(objective, K, V, *, solver, learning_rate, batch_size, max_iter,
     """Minibatch SGD or Adam on plain gradients; one iteration is one epoch.
 
     Each epoch visits the queries in a random order, in batches of
-    ``batch_size``, each attending over the whole context. If an epoch's loss
-    is not finite, the epoch is undone and retried with half the learning rate.
+    ``batch_size``, each attending over the whole context. The objective is
+    then evaluated on all queries (this is the loss curve). An epoch that
+    leaves it non-finite, or above twice the lowest value so far, is undone
+    and retried with half the learning rate: plain gradient steps have no
+    scale of their own, and this stops a divergence before it overflows.
 
     Returns
     -------
@@ -158,28 +161,27 @@ def minibatch(objective, K, V, *, solver, learning_rate, batch_size, max_iter,
         False if ``max_iter`` was reached before the stopping rule fired.
     """
     n = objective.Z.shape[0]
-    weight = objective.weight
     update = _UPDATES[solver](learning_rate)
+    best = objective(K, V)[0]
+    if not np.isfinite(best):
+        raise _diverged("is not finite at the initial point")
     for _ in range(max_iter):
         for _ in range(MAX_HALVINGS):
-            K_epoch, V_epoch, total = K, V, 0.0
+            K_epoch, V_epoch = K, V
             order = random_state.permutation(n)
-            for start in range(0, n, batch_size):
-                rows = order[start : start + batch_size]
-                value, grad_K, grad_V = objective(K_epoch, V_epoch, rows)
-                if not np.isfinite(value):
-                    break
-                total += value * weight[rows].sum()
-                K_epoch, V_epoch = project(*update(K_epoch, V_epoch, grad_K, grad_V))
-            else:
-                if np.all(np.isfinite(K_epoch)) and np.all(np.isfinite(V_epoch)):
-                    break
+            with np.errstate(over="ignore", invalid="ignore"):
+                for start in range(0, n, batch_size):
+                    _, grad_K, grad_V = objective(K_epoch, V_epoch, order[start : start + batch_size])
+                    K_epoch, V_epoch = project(*update(K_epoch, V_epoch, grad_K, grad_V))
+                value = objective(K_epoch, V_epoch)[0]
+            if value <= 2 * best:  # False for NaN too
+                break
             learning_rate /= 2
             update = _UPDATES[solver](learning_rate)  # also resets Adam's moments
         else:
-            raise _diverged("stayed non-finite after halving the learning rate "
-                            f"{MAX_HALVINGS} times")
+            raise _diverged(f"kept increasing after halving the learning rate {MAX_HALVINGS} times")
         K, V = K_epoch, V_epoch
-        if progress.update(total / weight.sum(), K, V):
+        best = min(best, value)
+        if progress.update(value, K, V):
             return K, V, True
     return K, V, False

@@ -1,0 +1,95 @@
+import numpy as np
+import pytest
+
+from sklearn_softattn._solvers import Progress, gd, minibatch
+
+
+class Quadratic:
+    """f(K, V) = 1 + ½||K - A||² + ½||V - B||², with a minibatch interface."""
+
+    def __init__(self, scale=1.0, n=10):
+        rng = np.random.default_rng(0)
+        self.A, self.B = rng.standard_normal((2, 2)), rng.standard_normal((1, 2))
+        self.scale = scale
+        self.Z = np.zeros((n, 2))
+        self.weight = np.ones(n)
+        self.calls = 0
+
+    def __call__(self, K, V, rows=None):
+        self.calls += 1
+        dK, dV = K - self.A, V - self.B
+        s = self.scale
+        return s * (1 + 0.5 * (np.sum(dK**2) + np.sum(dV**2))), s * dK, s * dV
+
+
+def identity(K, V):
+    return K, V
+
+
+def test_gd_descends_and_stops():
+    f = Quadratic()
+    progress = Progress(tol=1e-8, n_iter_no_change=3, loss_scale=1.0)
+    K, V, converged = gd(f, np.eye(2), np.ones((1, 2)), learning_rate=0.5, max_iter=500,
+                         project=identity, progress=progress)
+    assert converged
+    assert np.all(np.diff(progress.loss_curve) <= 1e-12 * np.abs(progress.loss_curve[:-1]))
+    np.testing.assert_allclose(K, f.A, atol=1e-3)
+    np.testing.assert_allclose(V, f.B, atol=1e-3)
+
+
+def test_gd_halves_a_step_that_would_increase_the_objective():
+    f = Quadratic(scale=1e4)  # the step of 0.5 / ||·||² is far too long here
+    progress = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0)
+    _, _, converged = gd(f, np.eye(2), np.ones((1, 2)), learning_rate=0.5, max_iter=20,
+                         project=identity, progress=progress)
+    curve = np.array(progress.loss_curve)
+    assert np.all(np.isfinite(curve))
+    assert np.all(np.diff(curve) <= 1e-12 * curve[:-1])
+    assert curve[-1] < f(np.eye(2), np.ones((1, 2)))[0]
+
+
+def test_gd_rejects_non_finite_start():
+    f = Quadratic()
+    with pytest.raises(FloatingPointError, match="not finite"):
+        gd(f, np.full((2, 2), np.inf), np.ones((1, 2)), learning_rate=0.5, max_iter=5,
+           project=identity, progress=Progress(0, 5, 1.0))
+
+
+def test_progress_stops_after_n_iter_no_change():
+    p = Progress(tol=0.1, n_iter_no_change=2, loss_scale=10.0)
+    K = V = np.zeros(1)
+    assert not p.update(10.0, K, V)
+    assert not p.update(9.5, K, V)  # improvement 0.5 < tol * loss_scale = 1
+    assert p.update(9.4, K, V)
+    assert p.n_iter == 3 and p.loss_curve == [10.0, 9.5, 9.4]
+
+
+def test_progress_keeps_best_validation_params():
+    scores = iter([0.5, 0.8, 0.6])
+    p = Progress(tol=0.0, n_iter_no_change=5, loss_scale=1.0,
+                 validation_score=lambda K, V: next(scores))
+    for i in range(3):
+        p.update(1.0, np.full(1, i), np.full(1, i))
+    assert p.best_validation_score == 0.8
+    assert p.best_params[0][0] == 1 and p.validation_scores == [0.5, 0.8, 0.6]
+
+
+@pytest.mark.parametrize("solver", ["sgd", "adam"])
+def test_minibatch_solvers_converge(solver):
+    f = Quadratic()
+    progress = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0)
+    K, V, _ = minibatch(f, np.eye(2), np.ones((1, 2)), solver=solver, learning_rate=0.05,
+                        batch_size=3, max_iter=100, project=identity, progress=progress,
+                        random_state=np.random.RandomState(0))
+    assert f.calls == 1 + 100 * (4 + 1)  # start, then ceil(10 / 3) batches and the epoch loss
+    np.testing.assert_allclose(K, f.A, atol=1e-2)
+
+
+def test_minibatch_retries_a_diverging_epoch_with_a_smaller_step():
+    f = Quadratic(scale=100.0)  # plain SGD with step 0.05 diverges (|1 - 5| > 1)
+    progress = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0)
+    K, V, _ = minibatch(f, np.eye(2), np.ones((1, 2)), solver="sgd", learning_rate=0.05,
+                        batch_size=1, max_iter=60, project=identity, progress=progress,
+                        random_state=np.random.RandomState(0))
+    assert np.all(np.isfinite(progress.loss_curve))
+    np.testing.assert_allclose(K, f.A, atol=1e-6)
