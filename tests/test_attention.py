@@ -1,0 +1,109 @@
+import numpy as np
+import pytest
+
+from sklearn_softattn import _attention
+from sklearn_softattn._attention import (
+    attention_forward,
+    attention_loss_grad,
+    attention_weights,
+)
+
+
+def _problem(n=12, m=12, d=3, q=2, seed=0):
+    rng = np.random.default_rng(seed)
+    Zq = rng.standard_normal((n, d))
+    Zc = Zq[:m] if m <= n else rng.standard_normal((m, d))
+    Y = rng.standard_normal((n, q))
+    K = rng.standard_normal((d, d)) / d
+    V = rng.standard_normal((q, d))
+    return rng, Zq, Zc, Y, K, V
+
+
+def _reference_loss(Zq, Y, qw, Zc, K, V, cw, self_index):
+    """Loop-by-loop leave-one-out loss, straight from the definition."""
+    loss = 0.0
+    for i in range(len(Zq)):
+        mult = cw.astype(float).copy()
+        if self_index[i] >= 0:
+            mult[self_index[i]] = max(mult[self_index[i]] - 1, 0)
+        e = mult * np.exp(Zc @ K.T @ Zq[i])
+        pred = V @ (e @ Zc) / e.sum()
+        loss += qw[i] * np.sum((pred - Y[i]) ** 2) / 2
+    return loss / qw.sum()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_loss_matches_definition(weighted):
+    rng, Zq, Zc, Y, K, V = _problem()
+    w = rng.integers(1, 4, len(Zq)).astype(float) if weighted else np.ones(len(Zq))
+    self_index = np.arange(len(Zq))
+    loss, _, _ = attention_loss_grad(Zq, Y, w, Zc, K, V, w, self_index)
+    assert loss == pytest.approx(_reference_loss(Zq, Y, w, Zc, K, V, w, self_index), rel=1e-12)
+
+
+def test_gradient_matches_finite_differences():
+    rng, Zq, Zc, Y, K, V = _problem(n=10, m=7)
+    w = rng.uniform(0.5, 3, len(Zq))
+    self_index = np.where(np.arange(10) < 7, np.arange(10), -1)
+    _, gK, gV = attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index)
+    h = 1e-6
+    for P, g in ((K, gK), (V, gV)):
+        num = np.zeros_like(P)
+        for idx in np.ndindex(P.shape):
+            old = P[idx]
+            P[idx] = old + h
+            up = attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index)[0]
+            P[idx] = old - h
+            down = attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index)[0]
+            P[idx] = old
+            num[idx] = (up - down) / (2 * h)
+        np.testing.assert_allclose(g, num, rtol=1e-6, atol=1e-9)
+
+
+def test_softmax_rows_sum_to_one_and_mask_self():
+    rng, Zq, Zc, *_ = _problem()
+    K = 50 * rng.standard_normal((3, 3))  # very sharp scores
+    log_w = np.zeros(len(Zc))
+    self_index = np.arange(len(Zq))
+    A = attention_weights(Zq, Zc @ K.T, log_w, self_index, np.full(len(Zq), -np.inf))
+    assert np.all(np.isfinite(A))
+    np.testing.assert_allclose(A.sum(axis=1), 1)
+    assert np.all(np.diag(A) == 0)
+
+
+def test_integer_weights_equal_repeated_tokens():
+    rng, Zq, Zc, Y, K, V = _problem()
+    w = rng.integers(1, 4, len(Zq))
+    loss_w, gK_w, gV_w = attention_loss_grad(Zq, Y, w.astype(float), Zc, K, V,
+                                             w.astype(float), np.arange(len(Zq)))
+    rep = np.repeat(np.arange(len(Zq)), w)
+    loss_r, gK_r, gV_r = attention_loss_grad(Zq[rep], Y[rep], np.ones(len(rep)), Zc[rep],
+                                             K, V, np.ones(len(rep)), np.arange(len(rep)))
+    assert loss_w == pytest.approx(loss_r, rel=1e-12)
+    np.testing.assert_allclose(gK_w, gK_r, rtol=1e-10, atol=1e-13)
+    np.testing.assert_allclose(gV_w, gV_r, rtol=1e-10, atol=1e-13)
+
+
+def test_blocks_give_the_same_result(monkeypatch):
+    rng, Zq, Zc, Y, K, V = _problem(n=40, m=40)
+    w, idx = np.ones(40), np.arange(40)
+    whole = attention_loss_grad(Zq, Y, w, Zc, K, V, w, idx)
+    pred = attention_forward(Zq, Zc, K, V, w)
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * 40)  # blocks of 3 queries
+    assert len(_attention._block_slices(40, 40)) == 14
+    blocked = attention_loss_grad(Zq, Y, w, Zc, K, V, w, idx)
+    assert blocked[0] == pytest.approx(whole[0], rel=1e-13)
+    for a, b in zip(whole[1:], blocked[1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    np.testing.assert_allclose(attention_forward(Zq, Zc, K, V, w), pred, rtol=1e-13)
+
+
+def test_gaussian_limit_is_linear():
+    # E[x' e^{xᵀ K x'}] / E[e^{xᵀ K x'}] = Kᵀ x for x' ~ N(0, I).
+    rng = np.random.default_rng(0)
+    d = 3
+    Zc = rng.standard_normal((200_000, d))
+    K = 0.3 * rng.standard_normal((d, d))
+    Zq = rng.standard_normal((5, d))
+    out = attention_forward(Zq, Zc, K, np.eye(d), np.ones(len(Zc)))
+    np.testing.assert_allclose(out, Zq @ K, atol=0.03)

@@ -1,0 +1,71 @@
+import numpy as np
+import pytest
+
+from sklearn_softattn._geometry import (
+    EIGENVALUE_FLOOR,
+    renormalize,
+    to_whitened,
+    weighted_covariance,
+    whitening,
+)
+
+
+def test_whitening_whitens_and_inverts():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300, 4)) @ rng.standard_normal((4, 4))
+    Xc = X - X.mean(axis=0)
+    cov = weighted_covariance(Xc, np.ones(300))
+    W, W_inv = whitening(cov)
+    np.testing.assert_allclose(W @ cov @ W, np.eye(4), atol=1e-10)
+    np.testing.assert_allclose(W @ W_inv, np.eye(4), atol=1e-10)
+    np.testing.assert_allclose(W, W.T)
+
+
+def test_weighted_covariance_equals_repeated_rows():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((10, 3))
+    w = rng.integers(1, 4, 10)
+    np.testing.assert_allclose(
+        weighted_covariance(X, w.astype(float)),
+        weighted_covariance(np.repeat(X, w, axis=0), np.ones(w.sum())),
+    )
+
+
+@pytest.mark.parametrize("case", ["constant", "duplicated", "wide", "zero"])
+def test_singular_covariance_is_floored(case):
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((20, 4))
+    if case == "constant":
+        X[:, 1] = 3.0
+    elif case == "duplicated":
+        X[:, 2] = X[:, 0]
+    elif case == "wide":
+        X = rng.standard_normal((3, 8))
+    else:
+        X[:] = 1.0
+    Xc = X - X.mean(axis=0)
+    cov = weighted_covariance(Xc, np.ones(len(X)))
+    W, W_inv = whitening(cov)
+    assert np.all(np.isfinite(W)) and np.all(np.isfinite(W_inv))
+    eig = np.linalg.eigvalsh(W_inv @ W_inv)
+    assert eig.min() >= EIGENVALUE_FLOOR * eig.max() * (1 - 1e-6)
+    # Directions without variance map to (almost) nothing.
+    assert np.abs(Xc @ W).max() < 1e3 * np.sqrt(len(X))
+
+
+def test_renormalize_keeps_product_and_sets_norm():
+    rng = np.random.default_rng(3)
+    K, V = rng.standard_normal((3, 3)), rng.standard_normal((2, 3))
+    K2, V2 = renormalize(K, V, 0.7)
+    assert np.linalg.norm(K2) == pytest.approx(0.7)
+    np.testing.assert_allclose(V2 @ K2.T, V @ K.T)
+    P = rng.standard_normal((3, 3))
+    K3, V3 = renormalize(K, V, 2.0, P)
+    assert np.linalg.norm(to_whitened(K3, V3, P)[0]) == pytest.approx(2.0)
+    np.testing.assert_allclose(V3 @ K3.T, V @ K.T)
+
+
+def test_renormalize_leaves_zero_key_query_alone():
+    K, V = np.zeros((2, 2)), np.ones((1, 2))
+    K2, V2 = renormalize(K, V, 1.0)
+    assert np.all(K2 == 0) and np.all(V2 == 1)
