@@ -17,7 +17,7 @@ from ._objective import Objective
 from ._solvers import Progress, gd, minibatch
 
 # Default learning rate of each solver (``learning_rate="auto"``).
-_AUTO_LEARNING_RATE = {"gd": 0.5, "sgd": 0.01, "adam": 0.01}
+_AUTO_LEARNING_RATE = {"gd": 0.5, "sgd": 0.03, "adam": 0.05}
 
 
 def _check_spread(centered, name):
@@ -100,7 +100,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
 
     learning_rate : float or "auto", default="auto"
         Step size. ``"auto"``: 0.5 for ``"gd"`` (a fraction of the rescaled
-        step), 0.01 for ``"sgd"`` and ``"adam"``.
+        step), 0.03 for ``"sgd"`` and 0.05 for ``"adam"`` (suited to
+        standardized targets: plain gradient steps are not scale-free).
 
     batch_size : int or "auto", default="auto"
         Minibatch size of ``"sgd"`` and ``"adam"``; ``"auto"`` is

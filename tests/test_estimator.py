@@ -1,0 +1,261 @@
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import make_regression
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_softattn import SoftmaxAttentionRegressor
+from sklearn_softattn.datasets import (
+    excess_risk,
+    linear_excess_risk,
+    make_gaussian_regression,
+)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_regression(n_samples=80, n_features=4, n_targets=2, noise=5.0, random_state=0)
+
+
+def _explicit_predict(reg, X):
+    """The documented formula, row by row."""
+    out = []
+    C = reg.context_ - reg.x_offset_
+    for x in X - reg.x_offset_:
+        s = C @ reg.key_query_.T @ x + np.log(reg.context_weight_)
+        a = np.exp(s - s.max())
+        a /= a.sum()
+        out.append(reg.y_offset_ + reg.value_ @ (a @ C))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_predict_follows_the_documented_formula(data, weighted):
+    X, Y = data
+    w = np.random.default_rng(0).uniform(0.5, 2, len(X)) if weighted else None
+    reg = SoftmaxAttentionRegressor(max_iter=20, random_state=0).fit(X, Y, sample_weight=w)
+    np.testing.assert_allclose(reg.predict(X), _explicit_predict(reg, X), rtol=1e-10,
+                               atol=1e-10 * np.abs(Y).max())
+    expected_weight = np.ones(len(X)) if w is None else w
+    np.testing.assert_array_equal(reg.context_weight_, expected_weight)
+
+
+def test_fitted_attribute_shapes_match_linear_regression(data):
+    X, Y = data
+    for y in (Y[:, 0], Y):
+        reg = SoftmaxAttentionRegressor(max_iter=5).fit(X, y)
+        lin = LinearRegression().fit(X, y)
+        assert reg.coef_.shape == lin.coef_.shape
+        assert np.shape(reg.intercept_) == np.shape(lin.intercept_)
+        assert reg.predict(X).shape == y.shape
+        assert reg.key_query_.shape == (4, 4)
+        assert reg.value_.shape == (np.shape(y.reshape(len(y), -1))[1], 4)
+        assert reg.context_.shape == X.shape and reg.x_offset_.shape == (4,)
+
+
+def test_sample_weights_equal_repeated_rows(data):
+    X, Y = data
+    w = np.random.default_rng(1).integers(0, 4, len(X))
+    kw = dict(max_iter=30, random_state=0)
+    weighted = SoftmaxAttentionRegressor(**kw).fit(X, Y, sample_weight=w)
+    repeated = SoftmaxAttentionRegressor(**kw).fit(np.repeat(X, w, axis=0), np.repeat(Y, w, axis=0))
+    assert weighted.n_iter_ == repeated.n_iter_
+    np.testing.assert_allclose(weighted.predict(X), repeated.predict(X), rtol=1e-9)
+
+
+def test_infinite_data_limit_is_the_linear_coef():
+    X, y = make_gaussian_regression(4000, 3, 2, noise=0.1, condition_number=5, random_state=0)
+    reg = SoftmaxAttentionRegressor(attention_scale=0.05, max_iter=3, max_context=None).fit(X, y)
+    X_new = make_gaussian_regression(200, 3, 2, condition_number=5, random_state=0)[0]
+    linear = X_new @ reg.coef_.T + reg.intercept_
+    scale = np.abs(linear).mean()
+    assert np.abs(reg.predict(X_new) - linear).max() < 0.05 * scale
+    # ... and that linear limit is least squares at the spectral start.
+    lin = LinearRegression().fit(X, y)
+    np.testing.assert_allclose(reg.coef_, lin.coef_, atol=0.05)
+
+
+def test_paper_setting_structure_beats_plain_random_start():
+    X, y, M, cov = make_gaussian_regression(500, 10, 20, random_state=0, return_truth=True)
+    lin = LinearRegression().fit(X, y)
+    least_squares = linear_excess_risk(lin.coef_, lin.intercept_, M, cov)
+    noise_floor = 0.5 * 0.5**2 * 20
+    kw = dict(max_iter=30, tol=0, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        first = SoftmaxAttentionRegressor(max_iter=1, random_state=0).fit(X, y)
+        default = SoftmaxAttentionRegressor(**kw).fit(X, y)
+        plain = SoftmaxAttentionRegressor(init="random", preconditioner=None, **kw).fit(X, y)
+    # Test error within 10% of least squares' from the first iteration on...
+    assert noise_floor + excess_risk(first, M, cov) < 1.1 * (noise_floor + least_squares)
+    assert excess_risk(default, M, cov) < 5 * least_squares
+    # ... while a random start without the preconditioner is far off after as many.
+    assert excess_risk(plain, M, cov) > 5 * excess_risk(default, M, cov)
+
+
+def test_small_data_is_close_to_least_squares():
+    gaps = []
+    for seed in range(5):
+        X, y = make_gaussian_regression(30, 5, 1, random_state=seed)
+        cv = KFold(5, shuffle=True, random_state=0)
+        gaps.append(cross_val_score(SoftmaxAttentionRegressor(random_state=0), X, y, cv=cv).mean()
+                    - cross_val_score(LinearRegression(), X, y, cv=cv).mean())
+    assert np.mean(gaps) > -0.1
+
+
+def test_pipeline_grid_search_and_cross_validation(data):
+    X, Y = data
+    pipe = make_pipeline(StandardScaler(), SoftmaxAttentionRegressor(max_iter=20, random_state=0))
+    grid = GridSearchCV(
+        pipe,
+        {
+            "softmaxattentionregressor__attention_scale": [0.3, 1.0],
+            "softmaxattentionregressor__preconditioner": ["covariance", None],
+            "softmaxattentionregressor__init": ["spectral", "random"],
+        },
+        cv=3,
+    ).fit(X, Y)
+    assert grid.best_score_ > 0.8
+    scores = cross_val_score(clone(pipe), X, Y[:, 0], cv=3)
+    assert scores.shape == (3,) and np.all(scores > 0.5)
+
+
+def test_pandas_feature_names(data):
+    pd = pytest.importorskip("pandas")
+    X, Y = data
+    df = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    reg = SoftmaxAttentionRegressor(max_iter=5).fit(df, Y[:, 0])
+    np.testing.assert_array_equal(reg.feature_names_in_, ["a", "b", "c", "d"])
+    np.testing.assert_allclose(reg.predict(df), reg.predict(X))
+    with pytest.raises(ValueError, match="feature names"):
+        reg.predict(df[["b", "a", "c", "d"]])
+
+
+def test_same_random_state_gives_identical_fits(data):
+    X, Y = data
+    for kw in (dict(init="random"), dict(solver="sgd"), dict(solver="adam"),
+               dict(max_context=30), dict(early_stopping=True)):
+        a = SoftmaxAttentionRegressor(max_iter=10, random_state=3, **kw).fit(X, Y)
+        b = clone(a).fit(X, Y)
+        np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+@pytest.mark.parametrize("solver", ["gd", "sgd", "adam"])
+def test_every_solver_learns(data, solver):
+    X, Y = data
+    X, Y = StandardScaler().fit_transform(X), StandardScaler().fit_transform(Y)
+    reg = SoftmaxAttentionRegressor(solver=solver, init="random", max_iter=300, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg.fit(X, Y)
+    assert reg.loss_curve_[-1] < 0.2 * reg.loss_curve_[0]
+    assert reg.score(X, Y) > 0.9
+
+
+def test_renormalization_holds_the_attention_scale(data):
+    X, Y = data
+    for renormalize in (True, False):
+        reg = SoftmaxAttentionRegressor(attention_scale=0.7, init="random", renormalize=renormalize,
+                                        max_iter=30, tol=0, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            reg.fit(X, Y)
+        root = np.linalg.cholesky(np.cov(X.T, bias=True))
+        norm = np.linalg.norm(root.T @ reg.key_query_ @ root)
+        assert (norm == pytest.approx(0.7)) == renormalize
+
+
+def test_regularizer_balances_the_factorization(data):
+    X, Y = data
+    from sklearn_softattn._regularizers import balance_penalty
+
+    def imbalance(reg):
+        root = np.linalg.cholesky(np.cov(X.T, bias=True))
+        return balance_penalty(root.T @ reg.key_query_ @ root, reg.value_ @ root)[0]
+
+    kw = dict(init="random", max_iter=100, tol=0, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        off = SoftmaxAttentionRegressor(regularization=None, **kw).fit(X, Y)
+        on = SoftmaxAttentionRegressor(alpha=100.0, **kw).fit(X, Y)
+    assert imbalance(on) < 0.2 * imbalance(off)
+
+
+def test_convergence_warning_says_what_to_change(data):
+    X, Y = data
+    with pytest.warns(ConvergenceWarning, match="Increase max_iter"):
+        SoftmaxAttentionRegressor(max_iter=2, tol=0).fit(X, Y)
+
+
+def test_warm_start_continues_and_accumulates_the_loss_curve(data):
+    X, Y = data
+    reg = SoftmaxAttentionRegressor(max_iter=5, tol=0, warm_start=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg.fit(X, Y)
+        first_end = reg.loss_curve_[-1]
+        reg.fit(X, Y)
+    assert reg.n_iter_ == 5 and len(reg.loss_curve_) == 10
+    assert reg.loss_curve_[5] <= first_end * (1 + 1e-9)
+
+
+def test_early_stopping_keeps_the_best_validation_score(data):
+    X, Y = data
+    reg = SoftmaxAttentionRegressor(early_stopping=True, max_iter=50, random_state=0).fit(X, Y)
+    assert len(reg.validation_scores_) == reg.n_iter_
+    assert reg.best_validation_score_ == max(reg.validation_scores_)
+    assert len(reg.context_) == len(X) - int(np.ceil(0.1 * len(X)))
+    default = SoftmaxAttentionRegressor(max_iter=5).fit(X, Y)
+    assert default.validation_scores_ is None and default.best_validation_score_ is None
+
+
+def test_max_context_subsamples_tokens(data):
+    X, Y = data
+    reg = SoftmaxAttentionRegressor(max_context=25, max_iter=5, random_state=0).fit(X, Y)
+    assert reg.context_.shape == (25, 4)
+    assert all(any(np.array_equal(c, x) for x in X) for c in reg.context_)
+    assert np.all(np.isfinite(reg.predict(X)))
+
+
+@pytest.mark.parametrize("case", ["constant", "duplicated", "wide"])
+def test_singular_covariance_fits(case):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 4))
+    if case == "constant":
+        X[:, 1] = 5.0
+    elif case == "duplicated":
+        X[:, 3] = X[:, 0]
+    else:
+        X = rng.standard_normal((6, 10))
+    y = X[:, 0] + 0.1 * rng.standard_normal(len(X))
+    reg = SoftmaxAttentionRegressor(max_iter=50, random_state=0).fit(X, y)
+    assert np.all(np.isfinite(reg.predict(X)))
+    assert reg.score(X, y) > 0.5
+
+
+def test_float32_is_computed_in_float32(data):
+    X, Y = data
+    reg = SoftmaxAttentionRegressor(max_iter=10).fit(X.astype(np.float32), Y)
+    assert reg.key_query_.dtype == np.float32 and reg.value_.dtype == np.float32
+    assert reg.predict(X.astype(np.float32)).dtype == np.float32
+
+
+def test_verbose_prints_the_loss(data, capsys):
+    X, Y = data
+    SoftmaxAttentionRegressor(max_iter=3, tol=0, verbose=1, early_stopping=True).fit(X, Y)
+    out = capsys.readouterr().out
+    assert "Iteration 3, loss = " in out and "Validation score" in out
+
+
+def test_one_sample_gives_a_clear_error():
+    with pytest.raises(ValueError, match="n_samples=1"):
+        SoftmaxAttentionRegressor().fit([[1.0, 2.0]], [3.0])
+    with pytest.raises(ValueError, match="at least 2"):
+        SoftmaxAttentionRegressor().fit([[1.0], [2.0], [3.0]], [1.0, 2.0, 3.0],
+                                        sample_weight=[0, 0, 1])
