@@ -22,8 +22,10 @@ def whitening(covariance, floor=EIGENVALUE_FLOOR):
 
     A singular or near-singular covariance (constant or duplicated columns,
     more features than samples) does not fail: each eigenvalue is raised to at
-    least ``floor`` times the largest one (to the smallest positive float if
-    all are zero). Directions without variance then map to (almost) zero.
+    least ``floor`` times the largest one. Directions without variance then
+    map to (almost) zero. If all eigenvalues are zero, every centered row is
+    zero whatever ``W`` is, and ``W`` is the identity (rather than a huge
+    multiple of it, which would overflow the key-query matrix in raw units).
 
     Returns
     -------
@@ -33,8 +35,11 @@ def whitening(covariance, floor=EIGENVALUE_FLOOR):
         Its exact inverse (the floored ``Σ̂^{1/2}``).
     """
     eigvals, eigvecs = np.linalg.eigh(covariance)
-    tiny = np.finfo(covariance.dtype).tiny
-    eigvals = np.maximum(eigvals, max(floor * eigvals.max(), tiny))
+    top = eigvals.max()
+    if top > 0:
+        eigvals = np.maximum(eigvals, max(floor * top, np.finfo(covariance.dtype).tiny))
+    else:
+        eigvals = np.ones_like(eigvals)
     root = np.sqrt(eigvals)
     return (eigvecs / root) @ eigvecs.T, (eigvecs * root) @ eigvecs.T
 
