@@ -41,6 +41,18 @@ def _check_spread(centered, name):
         )
 
 
+def _column_means(A, weights):
+    """Weighted column means, exact for constant columns.
+
+    The round-off of a constant column's mean (``0.1`` averages to
+    ``0.1 + 4e-17``) would otherwise be whitened into a spurious feature.
+    """
+    means = np.average(A, axis=0, weights=weights)
+    constant = np.all(A == A[0], axis=0)
+    means[constant] = A[0, constant]
+    return means
+
+
 class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
     """Regression with one softmax self-attention layer over the training samples.
 
@@ -456,8 +468,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
     def _offsets(self, X, Y, sample_weight):
         if not self.fit_intercept:
             return np.zeros(X.shape[1], X.dtype), np.zeros(Y.shape[1], X.dtype)
-        return (np.average(X, axis=0, weights=sample_weight),
-                np.average(Y, axis=0, weights=sample_weight))
+        return _column_means(X, sample_weight), _column_means(Y, sample_weight)
 
     def _context_indices(self, n_samples, rng):
         if self.max_context is None or n_samples <= self.max_context:
