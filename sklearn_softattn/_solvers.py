@@ -84,15 +84,14 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     converged : bool
         False if ``max_iter`` was reached before the stopping rule fired.
     """
-    tiny = np.finfo(K.dtype).tiny
     value, grad_K, grad_V = objective(K, V)
     if not np.isfinite(value):
         raise _diverged("is not finite at the initial point")
     eta = learning_rate
     for _ in range(max_iter):
         for _ in range(MAX_HALVINGS):
-            k_scale = eta / max(np.linalg.norm(V, 2) ** 2, tiny)
-            v_scale = eta / max(np.linalg.norm(K, 2) ** 2, tiny)
+            k_scale = _block_step(eta, V)
+            v_scale = _block_step(eta, K)
             K_new, V_new = project(K - k_scale * grad_K, V - v_scale * grad_V)
             new = objective(K_new, V_new)
             if np.isfinite(new[0]) and new[0] <= value + _DESCENT_SLACK * abs(value):
@@ -106,6 +105,13 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
         if progress.update(value, K, V):
             return K, V, True
     return K, V, False
+
+
+def _block_step(eta, other):
+    """``eta / ||other||₂²``, or 0 while ``other`` is zero (then the gradient
+    of this block is zero too, up to round-off, and no step is meaningful)."""
+    norm = np.linalg.norm(other, 2)
+    return eta / norm**2 if norm > 0 else 0.0
 
 
 def _sgd_update(learning_rate):
