@@ -9,6 +9,7 @@ import pytest
 from sklearn_softattn.__main__ import (
     METHODS,
     checkpoints_up_to,
+    claims,
     format_table,
     geometric_rate,
     main,
@@ -53,6 +54,21 @@ def test_default_near_least_squares_and_baseline_worse(result):
     assert baseline[-1] > default[-1]
 
 
+def test_claims_are_ratios_of_the_table(result):
+    for key in ["excess", "linear_excess"]:
+        (a, ratio_a, held_a), (b, ratio_b, held_b), (c, ratio_c, held_c) = claims(result, key=key)
+        res = {name: r[key] for name, r in result["methods"].items()}
+        ls = result["least_squares" if key == "excess" else "least_squares_exact"]
+        default = res["default (structure-aware)"]
+        assert ratio_a == pytest.approx(default[0] / ls)
+        assert held_a == (ratio_a <= 3)
+        assert ratio_b == pytest.approx(min(res["random init"]) / default[-1])
+        assert held_b == (ratio_b <= 2)
+        assert ratio_c == pytest.approx(res["plain SGD, random start"][-1] / default[-1])
+        assert held_c == (ratio_c >= 10)
+        assert "after 100 iterations" in c
+
+
 def test_checkpoints_and_rate():
     assert checkpoints_up_to(2000) == [1, 3, 10, 30, 100, 300, 1000, 2000]
     assert checkpoints_up_to(50) == [1, 3, 10, 30, 50]
@@ -71,6 +87,7 @@ def test_main_prints_table_and_writes_plot(tmp_path, capsys):
     assert "| least squares (reference) |" in printed
     assert "| plain SGD, random start |" in printed
     assert "rate μ" in printed
+    assert "(c) plain SGD" in printed
     assert out.exists() and out.stat().st_size > 1000
 
 
