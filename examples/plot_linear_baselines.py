@@ -33,6 +33,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from sklearn.base import clone
 from sklearn.datasets import load_diabetes, make_friedman1
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
@@ -94,23 +95,26 @@ scores = {
     for data, (X, y) in datasets.items()
     for model, est in models.items()
 }
-header = f"{'model':26s}" + "".join(f"{data:>18s}" for data in datasets)
-print(header)
+print(f"{outer.get_n_splits()}-fold cross-validated R² (mean ± std over folds):\n")
+print("| model | " + " | ".join(datasets) + " |")
+print("|---|" + "---|" * len(datasets))
 for model in models:
-    print(f"{model:26s}" + "".join(
-        f"{scores[data, model].mean():>11.3f} ± {scores[data, model].std():.3f}"
-        for data in datasets))
+    print(f"| {model} | " + " | ".join(
+        f"{scores[data, model].mean():.3f} ± {scores[data, model].std():.3f}"
+        for data in datasets) + " |")
+print()
+tuned = {data: clone(attention).fit(X, y) for data, (X, y) in datasets.items()}
+for data, search in tuned.items():
+    print(f"GridSearchCV's choice on all of {data}: {search.best_params_}")
 
 # %%
 # The linear limit ``coef_`` beside least squares
 # -----------------------------------------------
-# Refit the grid search on all of ``load_diabetes``.
-X, y = datasets["diabetes"]
-attention.fit(X, y)
-linear = LinearRegression().fit(X, y)
-print("best parameters on diabetes:", attention.best_params_)
-print("coef_ of the attention model:", np.round(attention.best_estimator_.coef_, 1))
-print("LinearRegression().coef_:     ", np.round(linear.coef_, 1))
+# The grid search refitted on all of ``load_diabetes``.
+attention = tuned["diabetes"]
+linear = LinearRegression().fit(*datasets["diabetes"])
+print("\ncoef_ on diabetes, attention (tuned):", np.round(attention.best_estimator_.coef_, 1))
+print("coef_ on diabetes, LinearRegression:  ", np.round(linear.coef_, 1))
 
 # %%
 # Plot
