@@ -12,10 +12,16 @@ and whitened when the covariance preconditioner is on):
   that training is leave-one-out and integer weights equal repeated rows.
 
 Queries are processed in blocks, so that at most one (block, m) score matrix
-(and its gradient) is alive at a time, whatever the number of queries.
+(and its gradient) is alive per worker, whatever the number of queries. With
+``n_jobs``, blocks run in threads (numpy releases the GIL), each with one BLAS
+thread so that the cores are not oversubscribed; results are combined in
+block order, so they do not depend on ``n_jobs``.
 """
 
 import numpy as np
+from joblib import effective_n_jobs
+from sklearn.utils.parallel import Parallel, delayed
+from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
 # Elements of one (block x context) matrix: 2**20 float64 values are 8 MiB.
 _BLOCK_ELEMENTS = 2**20
@@ -27,14 +33,30 @@ def _block_slices(n_queries, n_context):
     return [slice(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
 
 
-def _log_weights(context_weight, self_index):
-    """Log multiplicity of every context token, and of each query's own token."""
+def _map_blocks(fn, n_queries, n_context, n_jobs=None):
+    """``[fn(block) for block in query blocks]``, in threads if ``n_jobs`` asks."""
+    blocks = _block_slices(n_queries, n_context)
+    if len(blocks) == 1 or effective_n_jobs(n_jobs) == 1:
+        return [fn(block) for block in blocks]
+    with threadpool_limits(limits=1, user_api="blas"):
+        return Parallel(n_jobs=n_jobs, require="sharedmem")(
+            delayed(fn)(block) for block in blocks
+        )
+
+
+def _log_weights(context_weight):
+    """Log multiplicity of each context token; a scalar if they are all equal."""
     with np.errstate(divide="ignore"):
-        log_w = np.log(context_weight)
-        has_self = self_index >= 0
-        own = context_weight[self_index[has_self]] - 1
-        log_self = np.log(np.maximum(own, 0))
-    return log_w, has_self, log_self
+        if np.all(context_weight == context_weight[0]):
+            return np.log(context_weight[0])
+        return np.log(context_weight)
+
+
+def _log_self_weights(context_weight, self_index):
+    """Which queries are context tokens, and the log multiplicity of their own."""
+    has_self = self_index >= 0
+    with np.errstate(divide="ignore"):
+        return has_self, np.log(np.maximum(context_weight[self_index[has_self]] - 1, 0))
 
 
 def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
@@ -47,8 +69,9 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
     KZc : ndarray of shape (m, d)
         Context tokens multiplied by the key-query matrix, ``Zc @ K.T``, so that
         the score of query i on token j is ``Zq[i] @ K @ Zc[j]``.
-    log_w : ndarray of shape (m,)
-        Log multiplicity of each token (``-inf`` excludes a token).
+    log_w : ndarray of shape (m,) or float
+        Log multiplicity of each token (``-inf`` excludes a token); a scalar
+        when all tokens have the same one (it then cancels in the softmax).
     self_index : ndarray of shape (B,), dtype int, default=None
         Index of each query's own token in the context, -1 if none.
     log_self : ndarray of shape (n_self,), default=None
@@ -63,25 +86,34 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
         overflow are first scaled down by a power of two, so that finite inputs
         always give finite weights.
     """
+    E, row_sums = _exp_scores(Zq, KZc, log_w, self_index, log_self)
+    E /= row_sums
+    return E
+
+
+def _exp_scores(Zq, KZc, log_w, self_index=None, log_self=None):
+    """Unnormalized attention ``exp(score - row max)`` and its row sums (B, 1)."""
     t = _overflow_scale(Zq, KZc)
+    uniform = np.ndim(log_w) == 0
     if t is None:
         A = Zq @ KZc.T
-        A += log_w
+        if not uniform:
+            A += log_w
     else:
         # softmax(s + log w) = softmax((t s + t log w) / t), computed without inf.
         A = (Zq * t) @ KZc.T
-        A += t * log_w
+        if not uniform:
+            A += t * log_w
     if self_index is not None:
         rows = np.flatnonzero(self_index >= 0)
-        shift = log_self - log_w[self_index[rows]]
+        shift = log_self - (log_w if uniform else log_w[self_index[rows]])
         A[rows, self_index[rows]] += shift if t is None else t[rows, 0] * shift
     A -= A.max(axis=1, keepdims=True)
     if t is not None:
         with np.errstate(over="ignore"):
             A /= t
     np.exp(A, out=A)
-    A /= A.sum(axis=1, keepdims=True)
-    return A
+    return A, A.sum(axis=1, keepdims=True)
 
 
 def _overflow_scale(Zq, KZc):
@@ -101,7 +133,7 @@ def _overflow_scale(Zq, KZc):
     return np.ldexp(1.0, np.minimum(np.floor(limit - bound), 0).astype(int)).astype(Zq.dtype)
 
 
-def attention_forward(Zq, Zc, K, V, context_weight):
+def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
     """Centered predictions ``sum_j softmax_j(zᵀ K z_j + log w_j) V z_j``.
 
     Queries never attend to each other, only to the context, so the output of
@@ -109,15 +141,20 @@ def attention_forward(Zq, Zc, K, V, context_weight):
     """
     KZc = Zc @ K.T
     U = Zc @ V.T
-    with np.errstate(divide="ignore"):
-        log_w = np.log(context_weight)
+    log_w = _log_weights(context_weight)
     out = np.empty((Zq.shape[0], V.shape[0]), dtype=np.result_type(Zq, U))
-    for block in _block_slices(Zq.shape[0], Zc.shape[0]):
-        out[block] = attention_weights(Zq[block], KZc, log_w) @ U
+
+    def predict_block(block):
+        E, row_sums = _exp_scores(Zq[block], KZc, log_w)
+        out[block] = (E @ U) / row_sums
+
+    _map_blocks(predict_block, Zq.shape[0], Zc.shape[0], n_jobs)
     return out
 
 
-def attention_loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index):
+def attention_loss_grad(
+    Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, n_jobs=None
+):
     """Weighted squared loss of the attention layer and its analytic gradient.
 
     The loss is ``sum_i c_i ||f(z_i) - y_i||² / 2`` with ``c = query_weight /
@@ -148,6 +185,8 @@ def attention_loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_ind
         Multiplicity of each context token.
     self_index : ndarray of shape (n,), dtype int
         Position of each query's own token in the context, -1 if none.
+    n_jobs : int, default=None
+        Threads over query blocks (None: 1 unless in a joblib context).
 
     Returns
     -------
@@ -158,12 +197,11 @@ def attention_loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_ind
     c = query_weight / query_weight.sum()
     KZc = Zc @ K.T
     U = Zc @ V.T
-    log_w, has_self, log_self = _log_weights(context_weight, self_index)
+    log_w = _log_weights(context_weight)
+    has_self, log_self = _log_self_weights(context_weight, self_index)
     self_start = np.cumsum(has_self) - has_self  # position in log_self
-    loss = 0.0
-    grad_K = np.zeros_like(K)
-    grad_V = np.zeros_like(V)
-    for block in _block_slices(Zq.shape[0], Zc.shape[0]):
+
+    def block_loss_grad(block):
         idx = self_index[block]
         A = attention_weights(
             Zq[block], KZc, log_w, idx, log_self[self_start[block][idx >= 0]]
@@ -172,12 +210,18 @@ def attention_loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_ind
         Zbar = A @ Zc
         R = Zbar @ V.T
         R -= Yq[block]
-        loss += 0.5 * np.sum(cb * R * R)
+        loss = 0.5 * np.sum(cb * R * R)
         R *= cb
-        grad_V += R.T @ Zbar
+        grad_V = R.T @ Zbar
         G = R @ U.T
         G -= np.einsum("ij,ij->i", A, G)[:, None]
         G *= A
-        grad_K += Zq[block].T @ (G @ Zc)
-    return float(loss), grad_K, grad_V
+        return loss, Zq[block].T @ (G @ Zc), grad_V
 
+    parts = _map_blocks(block_loss_grad, Zq.shape[0], Zc.shape[0], n_jobs)
+    loss, grad_K, grad_V = parts[0]
+    for part_loss, part_K, part_V in parts[1:]:
+        loss += part_loss
+        grad_K += part_K
+        grad_V += part_V
+    return float(loss), grad_K, grad_V
