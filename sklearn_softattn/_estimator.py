@@ -156,6 +156,12 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         Seeds the random initialization, the context subsample, the minibatch
         order and the validation split. Pass an int for reproducible fits.
 
+    n_jobs : int, default=None
+        Threads over blocks of queries, in training and in ``predict``
+        (numpy releases the GIL; each thread then uses one BLAS thread).
+        ``None`` means 1 unless in a :func:`joblib.parallel_config` context;
+        -1 means all processors. Results do not depend on it.
+
     verbose : int, default=0
         Print the objective at every iteration.
 
@@ -188,7 +194,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         Intercept of that linear limit.
 
     n_iter_ : int
-        Number of iterations run by the last ``fit``.
+        Number of iterations run by the last ``fit`` (or the number of
+        ``partial_fit`` calls since the first).
 
     loss_curve_ : list of float
         Training objective after each iteration (accumulated over warm starts).
@@ -265,6 +272,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         "fit_intercept": ["boolean"],
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
         "verbose": ["verbose"],
     }
 
@@ -289,6 +297,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         fit_intercept=True,
         warm_start=False,
         random_state=None,
+        n_jobs=None,
         verbose=0,
     ):
         self.attention_scale = attention_scale
@@ -309,6 +318,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         self.fit_intercept = fit_intercept
         self.warm_start = warm_start
         self.random_state = random_state
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -330,102 +340,30 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         self : object
             The fitted estimator.
         """
-        X, y = validate_data(
-            self, X, y, multi_output=True, y_numeric=True, dtype=[np.float64, np.float32]
+        X, Y, sample_weight, y_ndim = self._check_training_data(
+            X, y, sample_weight, reset=True
         )
-        sample_weight = _check_sample_weight(
-            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
-        )
-        Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
-        # Rows of zero weight take no part in training: drop them once.
-        keep = sample_weight > 0
-        X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
-        if X.shape[0] < 2:
-            raise ValueError(
-                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
-                "needs at least 2 samples: each training row attends over the others."
-            )
         rng = check_random_state(self.random_state)
-        X_val = Y_val = w_val = None
+        validation = None
         if self.early_stopping:
-            X, Y, sample_weight, X_val, Y_val, w_val = self._validation_split(
-                X, Y, sample_weight, rng
-            )
-
-        x_offset, y_offset = self._offsets(X, Y, sample_weight)
-        Xc, Yc = X - x_offset, Y - y_offset
-        _check_spread(Xc, "X")
-        _check_spread(Yc, "y")
-        covariance = weighted_covariance(Xc, sample_weight)
-        W, W_inv = whitening(covariance)
-        # Working coordinates z = T (x - x̄); P maps them to whitened ones.
-        if self.preconditioner == "covariance":
-            T, T_inv, P = W, W_inv, None
-        else:
-            T = T_inv = np.eye(X.shape[1], dtype=X.dtype)
-            P = W_inv
-        Z = Xc @ T
-
+            X, Y, sample_weight, validation = self._validation_split(X, Y, sample_weight, rng)
+        x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight)
         context = self._context_indices(X.shape[0], rng)
         self_index = np.full(X.shape[0], -1)
         self_index[context] = np.arange(len(context))
-        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
-        objective = Objective(
-            Z=Z,
-            Y=Yc,
-            weight=sample_weight,
-            context=Z[context],
-            context_weight=sample_weight[context],
-            self_index=self_index,
-            strength=self.alpha * loss_scale if self.regularization == "balance" else 0.0,
-            P=P,
-        )
-
-        K, V = self._initial_params(Xc @ W, Yc, sample_weight, W, T_inv, loss_scale, rng)
-        K, V = renormalize(K, V, self.attention_scale, P)
-        if self.renormalize:
-            def project(K, V):
-                return renormalize(K, V, self.attention_scale, P)
+        if self.warm_start and hasattr(self, "key_query_"):
+            K, V = self.key_query_, self.value_
         else:
-            def project(K, V):
-                return K, V
-
-        validation_score = None
-        if self.early_stopping:
-            Z_val, Yc_val = (X_val - x_offset) @ T, Y_val - y_offset
-            denominator = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
-
-            def validation_score(K, V):
-                residual = attention_forward(Z_val, objective.context, K, V,
-                                             objective.context_weight) - Yc_val
-                return 1 - np.sum(w_val @ residual**2) / max(denominator, np.finfo(float).tiny)
-
+            K, V = self._initial_params(X - x_offset, Y - y_offset, sample_weight,
+                                        covariance, rng)
         keep_curve = self.warm_start and hasattr(self, "loss_curve_")
-        progress = Progress(
-            self.tol,
-            self.n_iter_no_change,
-            loss_scale,
-            validation_score=validation_score,
-            verbose=self.verbose,
-            loss_curve=self.loss_curve_ if keep_curve else None,
+        K, V, progress, converged = self._train(
+            X, Y, sample_weight, self_index, X[context], sample_weight[context],
+            x_offset, y_offset, covariance, K, V, rng,
+            max_iter=self.max_iter,
+            loss_curve=self.loss_curve_ if keep_curve else [],
+            validation=validation,
         )
-        learning_rate = (
-            _AUTO_LEARNING_RATE[self.solver]
-            if self.learning_rate == "auto"
-            else self.learning_rate
-        )
-        if self.solver == "gd":
-            K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
-                                 max_iter=self.max_iter, project=project, progress=progress)
-        else:
-            batch_size = (
-                min(200, X.shape[0]) if self.batch_size == "auto" else self.batch_size
-            )
-            K, V, converged = minibatch(
-                objective, K, V, solver=self.solver, learning_rate=learning_rate,
-                batch_size=batch_size, max_iter=self.max_iter, project=project,
-                progress=progress, random_state=rng,
-            )
         if self.early_stopping and progress.best_params is not None:
             K, V = progress.best_params
         if not converged:
@@ -435,16 +373,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
                 "increase tol, or set early_stopping=True.",
                 ConvergenceWarning,
             )
-
-        self.key_query_ = T @ K @ T
-        self.value_ = V @ T
-        self.context_ = X[context]
-        self.context_weight_ = sample_weight[context]
-        self.x_offset_ = x_offset
-        self.y_offset_ = y_offset
-        coef = self.value_ @ covariance @ self.key_query_.T
-        intercept = y_offset - coef @ x_offset
-        self.coef_, self.intercept_ = (coef[0], intercept[0]) if y.ndim == 1 else (coef, intercept)
+        self._store(K, V, X[context], sample_weight[context], x_offset, y_offset,
+                    covariance, y_ndim)
         self.n_iter_ = progress.n_iter
         self.loss_curve_ = progress.loss_curve
         self.validation_scores_ = progress.validation_scores if self.early_stopping else None
@@ -452,6 +382,187 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             progress.best_validation_score if self.early_stopping else None
         )
         return self
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, sample_weight=None):
+        """One training pass over a batch of data (one iteration of the solver).
+
+        The first call sets everything ``fit`` would from its batch (offsets,
+        covariance and preconditioner, context, initialization); later calls
+        keep them and take one iteration of the solver (one ``"gd"`` step,
+        or one epoch of ``"sgd"``/``"adam"``, whose moments restart at each
+        call) with the batch's rows as queries over the stored context. So the
+        first batch should be representative and hold at least
+        ``max_context`` rows. ``early_stopping`` and ``warm_start`` are
+        ignored; no ``ConvergenceWarning`` is raised.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Target values.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the batch's rows.
+
+        Returns
+        -------
+        self : object
+            The estimator.
+        """
+        first = not hasattr(self, "key_query_")
+        X, Y, sample_weight, y_ndim = self._check_training_data(
+            X, y, sample_weight, reset=first
+        )
+        rng = check_random_state(self.random_state)
+        if first:
+            x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight)
+            context = self._context_indices(X.shape[0], rng)
+            self_index = np.full(X.shape[0], -1)
+            self_index[context] = np.arange(len(context))
+            context_X, context_weight = X[context], sample_weight[context]
+            K, V = self._initial_params(X - x_offset, Y - y_offset, sample_weight,
+                                        covariance, rng)
+        else:
+            if Y.shape[1] != self.value_.shape[0] or y_ndim != np.ndim(self.coef_):
+                raise ValueError(
+                    f"y has {Y.shape[1]} target(s) of {y_ndim} dimension(s), but the "
+                    f"estimator was fitted on {self.value_.shape[0]} of "
+                    f"{np.ndim(self.coef_)}."
+                )
+            x_offset, y_offset, covariance = self.x_offset_, self.y_offset_, self._covariance
+            X, Y = X.astype(x_offset.dtype, copy=False), Y.astype(x_offset.dtype, copy=False)
+            _check_spread(X - x_offset, "X")
+            # Batch rows are new queries: none is one of the stored context tokens.
+            self_index = np.full(X.shape[0], -1)
+            context_X, context_weight = self.context_, self.context_weight_
+            K, V = self.key_query_, self.value_
+        K, V, progress, _ = self._train(
+            X, Y, sample_weight, self_index, context_X, context_weight,
+            x_offset, y_offset, covariance, K, V, rng,
+            max_iter=1, loss_curve=[] if first else self.loss_curve_,
+        )
+        self._store(K, V, context_X, context_weight, x_offset, y_offset, covariance, y_ndim)
+        self.n_iter_ = 1 if first else self.n_iter_ + 1
+        self.loss_curve_ = progress.loss_curve
+        self.validation_scores_ = self.best_validation_score_ = None
+        return self
+
+    def _check_training_data(self, X, y, sample_weight, reset):
+        """Validated float arrays ``X``, 2-D ``Y`` and positive weights, and ``y.ndim``."""
+        X, y = validate_data(
+            self, X, y, reset=reset, multi_output=True, y_numeric=True,
+            dtype=[np.float64, np.float32],
+        )
+        sample_weight = _check_sample_weight(
+            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
+        )
+        Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
+        # Rows of zero weight take no part in training: drop them once.
+        keep = sample_weight > 0
+        X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
+        needed = 2 if reset else 1
+        if X.shape[0] < needed:
+            raise ValueError(
+                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
+                "needs at least 2 samples: each training row attends over the others."
+            )
+        return X, Y, sample_weight, y.ndim
+
+    def _statistics(self, X, Y, sample_weight):
+        """Offsets and covariance of the training data, after checking their range."""
+        x_offset, y_offset = self._offsets(X, Y, sample_weight)
+        Xc = X - x_offset
+        _check_spread(Xc, "X")
+        _check_spread(Y - y_offset, "y")
+        return x_offset, y_offset, weighted_covariance(Xc, sample_weight)
+
+    def _train(self, X, Y, sample_weight, self_index, context_X, context_weight,
+               x_offset, y_offset, covariance, K, V, rng, *, max_iter, loss_curve,
+               validation=None):
+        """Run the solver from the raw parameters ``(K, V)``.
+
+        The solver works in coordinates ``z = T (x - x̄)``: whitened (``T = Σ̂^{-1/2}``)
+        with the covariance preconditioner, centered raw features without; ``P``
+        maps them to whitened ones for the renormalization and the regularizer.
+
+        Returns the raw ``(K, V)``, the :class:`Progress` and whether it converged.
+        """
+        W, W_inv = whitening(covariance)
+        if self.preconditioner == "covariance":
+            T, T_inv, P = W, W_inv, None
+        else:
+            T = T_inv = np.eye(X.shape[1], dtype=X.dtype)
+            P = W_inv
+        Yc = Y - y_offset
+        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+        objective = Objective(
+            Z=(X - x_offset) @ T,
+            Y=Yc,
+            weight=sample_weight,
+            context=(context_X - x_offset) @ T,
+            context_weight=context_weight,
+            self_index=self_index,
+            strength=self.alpha * loss_scale if self.regularization == "balance" else 0.0,
+            P=P,
+            n_jobs=self.n_jobs,
+        )
+        if self.renormalize:
+            def project(K, V):
+                return renormalize(K, V, self.attention_scale, P)
+        else:
+            def project(K, V):
+                return K, V
+
+        validation_score = None
+        if validation is not None:
+            X_val, Y_val, w_val = validation
+            Z_val, Yc_val = (X_val - x_offset) @ T, Y_val - y_offset
+            total = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
+
+            def validation_score(K, V):
+                residual = attention_forward(Z_val, objective.context, K, V,
+                                             context_weight, self.n_jobs) - Yc_val
+                return 1 - np.sum(w_val @ residual**2) / max(total, np.finfo(float).tiny)
+
+        progress = Progress(self.tol, self.n_iter_no_change, loss_scale,
+                            validation_score=validation_score, verbose=self.verbose,
+                            loss_curve=loss_curve)
+        learning_rate = (
+            _AUTO_LEARNING_RATE[self.solver]
+            if self.learning_rate == "auto"
+            else self.learning_rate
+        )
+        K, V = T_inv @ K @ T_inv, V @ T_inv
+        if self.solver == "gd":
+            K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
+                                 max_iter=max_iter, project=project, progress=progress)
+        else:
+            batch_size = (
+                min(200, X.shape[0]) if self.batch_size == "auto" else self.batch_size
+            )
+            K, V, converged = minibatch(
+                objective, K, V, solver=self.solver, learning_rate=learning_rate,
+                batch_size=batch_size, max_iter=max_iter, project=project,
+                progress=progress, random_state=rng,
+            )
+        if progress.best_params is not None:
+            K_best, V_best = progress.best_params
+            progress.best_params = (T @ K_best @ T, V_best @ T)
+        return T @ K @ T, V @ T, progress, converged
+
+    def _store(self, K, V, context_X, context_weight, x_offset, y_offset, covariance, y_ndim):
+        """Set the fitted attributes from raw parameters."""
+        self.key_query_ = K
+        self.value_ = V
+        self.context_ = context_X
+        self.context_weight_ = context_weight
+        self.x_offset_ = x_offset
+        self.y_offset_ = y_offset
+        self._covariance = covariance
+        coef = V @ covariance @ K.T
+        intercept = y_offset - coef @ x_offset
+        self.coef_, self.intercept_ = (coef[0], intercept[0]) if y_ndim == 1 else (coef, intercept)
 
     def _validation_split(self, X, Y, sample_weight, rng):
         n_val = int(np.ceil(self.validation_fraction * X.shape[0]))
@@ -463,7 +574,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             )
         order = rng.permutation(X.shape[0])
         tr, val = order[n_val:], order[:n_val]
-        return X[tr], Y[tr], sample_weight[tr], X[val], Y[val], sample_weight[val]
+        return X[tr], Y[tr], sample_weight[tr], (X[val], Y[val], sample_weight[val])
 
     def _offsets(self, X, Y, sample_weight):
         if not self.fit_intercept:
@@ -475,17 +586,19 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             return np.arange(n_samples)
         return np.sort(rng.choice(n_samples, self.max_context, replace=False))
 
-    def _initial_params(self, Z_white, Yc, sample_weight, W, T_inv, loss_scale, rng):
-        """Initial (K, V) in working coordinates."""
-        if self.warm_start and hasattr(self, "key_query_"):
-            return T_inv @ self.key_query_ @ T_inv, self.value_ @ T_inv
+    def _initial_params(self, Xc, Yc, sample_weight, covariance, rng):
+        """Initial raw ``(K, V)``, renormalized to ``attention_scale``."""
+        W, W_inv = whitening(covariance)
         if self.init == "spectral":
-            K_white, V_white = spectral_init(Z_white, Yc, sample_weight)
-            # From whitened to working coordinates (z_white = W T⁻¹ z).
-            to_work = W @ T_inv
-            return to_work.T @ K_white @ to_work, V_white @ to_work
-        target_scale = np.sqrt(2 * loss_scale / Yc.shape[1])
-        return random_init(Z_white.shape[1], Yc.shape[1], target_scale, rng, Yc.dtype)
+            K, V = spectral_init(Xc @ W, Yc, sample_weight)
+            K, V = W @ K @ W, V @ W  # whitened to raw
+        else:
+            target_scale = np.sqrt(np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+                                   / Yc.shape[1])
+            K, V = random_init(Xc.shape[1], Yc.shape[1], target_scale, rng, Yc.dtype)
+            if self.preconditioner == "covariance":
+                K, V = W @ K @ W, V @ W  # drawn in the solver's (whitened) coordinates
+        return renormalize(K, V, self.attention_scale, W_inv)
 
     def predict(self, X):
         """Predict with the attention layer over the stored context.
@@ -510,6 +623,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             self.key_query_,
             self.value_,
             self.context_weight_,
+            self.n_jobs,
         )
         return y.ravel() if np.ndim(self.coef_) == 1 else y
 

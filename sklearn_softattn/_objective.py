@@ -34,6 +34,8 @@ class Objective:
         Weight of the balancing regularizer (0 switches it off).
     P : ndarray of shape (d, d) or None
         Working-to-whitened coordinate map.
+    n_jobs : int or None
+        Threads over query blocks.
     """
 
     Z: np.ndarray
@@ -44,6 +46,7 @@ class Objective:
     self_index: np.ndarray
     strength: float = 0.0
     P: np.ndarray = None
+    n_jobs: int = None
 
     def __call__(self, K, V, rows=None):
         """Objective value and gradient, over all queries or the given ``rows``."""
@@ -51,7 +54,7 @@ class Objective:
         if rows is not None:
             Z, Y, w, idx = Z[rows], Y[rows], w[rows], idx[rows]
         loss, grad_K, grad_V = attention_loss_grad(
-            Z, Y, w, self.context, K, V, self.context_weight, idx
+            Z, Y, w, self.context, K, V, self.context_weight, idx, self.n_jobs
         )
         if self.strength > 0:
             if self.P is None:

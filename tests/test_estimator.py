@@ -259,3 +259,52 @@ def test_one_sample_gives_a_clear_error():
     with pytest.raises(ValueError, match="at least 2"):
         SoftmaxAttentionRegressor().fit([[1.0], [2.0], [3.0]], [1.0, 2.0, 3.0],
                                         sample_weight=[0, 0, 1])
+
+
+def test_n_jobs_gives_the_same_results(data, monkeypatch):
+    from sklearn_softattn import _attention
+
+    X, Y = data
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 8 * len(X))  # many blocks
+    kw = dict(max_iter=10, tol=0, random_state=0, early_stopping=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        one = SoftmaxAttentionRegressor(n_jobs=1, **kw).fit(X, Y)
+        two = SoftmaxAttentionRegressor(n_jobs=2, **kw).fit(X, Y)
+    np.testing.assert_allclose(one.loss_curve_, two.loss_curve_, rtol=1e-12)
+    np.testing.assert_allclose(one.predict(X), two.predict(X), rtol=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["gd", "sgd", "adam"])
+def test_partial_fit_trains_batch_by_batch(solver):
+    X, y = make_gaussian_regression(600, 4, 1, noise=0.3, random_state=0)
+    X_test, y_test = make_gaussian_regression(300, 4, 1, noise=0.3, random_state=0)
+    reg = SoftmaxAttentionRegressor(solver=solver, max_context=100, init="random",
+                                    batch_size=50, random_state=0)
+    for epoch in range(10):
+        for batch in np.array_split(np.arange(600), 4):
+            reg.partial_fit(X[batch], y[batch])
+    assert reg.n_iter_ == 40 and len(reg.loss_curve_) == 40
+    # The context is a subsample of the first batch, kept afterwards.
+    assert reg.context_.shape == (100, 4)
+    assert all(any(np.array_equal(c, x) for x in X[:150]) for c in reg.context_)
+    # Least squares reaches about 0.9 here.
+    assert reg.score(X_test, y_test) > 0.7
+
+
+def test_partial_fit_first_call_equals_one_iteration_of_fit(data):
+    X, Y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = SoftmaxAttentionRegressor(max_iter=1, random_state=0).fit(X, Y)
+    partial = SoftmaxAttentionRegressor(random_state=0).partial_fit(X, Y)
+    np.testing.assert_array_equal(fitted.predict(X), partial.predict(X))
+
+
+def test_partial_fit_checks_the_targets_shape(data):
+    X, Y = data
+    reg = SoftmaxAttentionRegressor().partial_fit(X, Y)
+    with pytest.raises(ValueError, match="target"):
+        reg.partial_fit(X, Y[:, 0])
+    with pytest.raises(ValueError, match="features"):
+        reg.partial_fit(X[:, :3], Y)
