@@ -97,8 +97,10 @@ def fitted_rate(m, excess):
 
 
 rates = {name: fitted_rate(checkpoints, c) for name, c in curves.items()}
+print(f"\nexcess risk against iterations m at n = {n} (least squares {ls_500:.4f}):")
+print(f"{'m':>26s}" + "".join(f"{m:>8d}" for m in checkpoints) + "   rate μ")
 for name, c in curves.items():
-    print(f"{name}: excess " + " ".join(f"{v:.4f}" for v in c) + f"  rate μ = {rates[name]:.3f}")
+    print(f"{name:>26s}" + "".join(f"{v:8.4f}" for v in c) + f"   {rates[name]:.3f}")
 
 # %%
 # Plot both terms
