@@ -10,8 +10,8 @@ Every checkpoint is its own fit from the same seed with ``max_iter`` set to the
 checkpoint (``tol=0`` and ``n_iter_no_change=max_iter``, so no run stops
 early). Fits are deterministic, so this is exactly the state of one long run
 after that many iterations. ``warm_start`` would be cheaper but not exact: the
-``gd`` step size restarts at every fit and the initial rescaling of ``K`` is
-applied again, which changes the trajectory when ``renormalize=False``.
+``gd`` step size (which a long run may have halved) restarts at every fit, and
+so does the seeded shuffling of ``sgd``.
 
 The functions here are importable so that tests can run the experiment small::
 
