@@ -348,9 +348,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         if self.early_stopping:
             X, Y, sample_weight, validation = self._validation_split(X, Y, sample_weight, rng)
         x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight)
-        context = self._context_indices(X.shape[0], rng)
-        self_index = np.full(X.shape[0], -1)
-        self_index[context] = np.arange(len(context))
+        context, self_index = self._context(X.shape[0], rng)
         if self.warm_start and hasattr(self, "key_query_"):
             K, V = self.key_query_, self.value_
         else:
@@ -417,9 +415,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         if first:
             x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight)
-            context = self._context_indices(X.shape[0], rng)
-            self_index = np.full(X.shape[0], -1)
-            self_index[context] = np.arange(len(context))
+            context, self_index = self._context(X.shape[0], rng)
             context_X, context_weight = X[context], sample_weight[context]
             K, V = self._initial_params(X - x_offset, Y - y_offset, sample_weight,
                                         covariance, rng)
@@ -581,10 +577,15 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             return np.zeros(X.shape[1], X.dtype), np.zeros(Y.shape[1], X.dtype)
         return _column_means(X, sample_weight), _column_means(Y, sample_weight)
 
-    def _context_indices(self, n_samples, rng):
+    def _context(self, n_samples, rng):
+        """Rows that form the context, and each row's position in it (-1: none)."""
         if self.max_context is None or n_samples <= self.max_context:
-            return np.arange(n_samples)
-        return np.sort(rng.choice(n_samples, self.max_context, replace=False))
+            context = np.arange(n_samples)
+        else:
+            context = np.sort(rng.choice(n_samples, self.max_context, replace=False))
+        self_index = np.full(n_samples, -1)
+        self_index[context] = np.arange(len(context))
+        return context, self_index
 
     def _initial_params(self, Xc, Yc, sample_weight, covariance, rng):
         """Initial raw ``(K, V)``, renormalized to ``attention_scale``."""
