@@ -73,7 +73,7 @@ attention = GridSearchCV(
     SoftmaxAttentionRegressor(tol=0.0, n_iter_no_change=10_000, random_state=0),
     param_grid,
     cv=KFold(3, shuffle=True, random_state=0),
-    n_jobs=-1,
+    n_jobs=1 if QUICK else -1,
 )
 models = {
     "LinearRegression": LinearRegression(),
