@@ -142,7 +142,9 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
     max_context : int or None, default=2048
         Maximum number of context tokens. With more training rows, a uniform
         random subset of ``max_context`` of them (seeded by ``random_state``)
-        forms the context; every row is still a training query. ``None``: all
+        forms the context; every row is still a training query. The feature
+        means and the covariance ``Σ̂`` are those of the context rows, so that
+        the attended tokens are exactly centered and whitened. ``None``: all
         training rows.
 
     fit_intercept : bool, default=True
@@ -180,7 +182,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         Multiplicity of each context row (its sample weight; ones without).
 
     x_offset_ : ndarray of shape (n_features,)
-        Weighted feature means (zeros if ``fit_intercept=False``).
+        Weighted feature means of the context rows (zeros if
+        ``fit_intercept=False``).
 
     y_offset_ : ndarray of shape (n_targets,)
         Weighted target means (zeros if ``fit_intercept=False``).
@@ -347,8 +350,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         validation = None
         if self.early_stopping:
             X, Y, sample_weight, validation = self._validation_split(X, Y, sample_weight, rng)
-        x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight)
         context, self_index = self._context(X.shape[0], rng)
+        x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight, context)
         if self.warm_start and hasattr(self, "key_query_"):
             K, V = self.key_query_, self.value_
         else:
@@ -414,8 +417,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         )
         rng = check_random_state(self.random_state)
         if first:
-            x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight)
             context, self_index = self._context(X.shape[0], rng)
+            x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight, context)
             context_X, context_weight = X[context], sample_weight[context]
             K, V = self._initial_params(X - x_offset, Y - y_offset, sample_weight,
                                         covariance, rng)
@@ -465,13 +468,25 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             )
         return X, Y, sample_weight, y.ndim
 
-    def _statistics(self, X, Y, sample_weight):
-        """Offsets and covariance of the training data, after checking their range."""
-        x_offset, y_offset = self._offsets(X, Y, sample_weight)
-        Xc = X - x_offset
-        _check_spread(Xc, "X")
+    def _statistics(self, X, Y, sample_weight, context):
+        """Offsets and covariance, after checking the range of the data.
+
+        The feature offset and covariance are those of the context rows, so
+        that the tokens attended are exactly centered and whitened, as the
+        infinite-data limit assumes; with a subsampled context (more rows than
+        ``max_context``) this is what keeps the layer close to least squares.
+        The target offset is the mean of all rows.
+        """
+        if self.fit_intercept:
+            x_offset = _column_means(X[context], sample_weight[context])
+            y_offset = _column_means(Y, sample_weight)
+        else:
+            x_offset = np.zeros(X.shape[1], X.dtype)
+            y_offset = np.zeros(Y.shape[1], X.dtype)
+        _check_spread(X - x_offset, "X")
         _check_spread(Y - y_offset, "y")
-        return x_offset, y_offset, weighted_covariance(Xc, sample_weight)
+        covariance = weighted_covariance(X[context] - x_offset, sample_weight[context])
+        return x_offset, y_offset, covariance
 
     def _train(self, X, Y, sample_weight, self_index, context_X, context_weight,
                x_offset, y_offset, covariance, K, V, rng, *, max_iter, loss_curve,
@@ -571,11 +586,6 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         order = rng.permutation(X.shape[0])
         tr, val = order[n_val:], order[:n_val]
         return X[tr], Y[tr], sample_weight[tr], (X[val], Y[val], sample_weight[val])
-
-    def _offsets(self, X, Y, sample_weight):
-        if not self.fit_intercept:
-            return np.zeros(X.shape[1], X.dtype), np.zeros(Y.shape[1], X.dtype)
-        return _column_means(X, sample_weight), _column_means(Y, sample_weight)
 
     def _context(self, n_samples, rng):
         """Rows that form the context, and each row's position in it (-1: none)."""
