@@ -17,7 +17,7 @@ from ._objective import Objective
 from ._solvers import Progress, gd, minibatch
 
 # Default learning rate of each solver (``learning_rate="auto"``).
-_AUTO_LEARNING_RATE = {"gd": 0.5, "sgd": 0.03, "adam": 0.05}
+_AUTO_LEARNING_RATE = {"gd": 1.0, "sgd": 0.03, "adam": 0.05}
 
 
 def _check_spread(centered, name):
@@ -111,8 +111,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         learning rate on plain gradients. ``"adam"``: minibatch Adam.
 
     learning_rate : float or "auto", default="auto"
-        Step size. ``"auto"``: 0.5 for ``"gd"`` (a fraction of the rescaled
-        step), 0.03 for ``"sgd"`` and 0.05 for ``"adam"`` (suited to
+        Step size. ``"auto"``: 1.0 for ``"gd"`` (the full rescaled block
+        step; halved whenever the objective would increase), 0.03 for ``"sgd"`` and 0.05 for ``"adam"`` (suited to
         standardized targets: plain gradient steps are not scale-free).
 
     batch_size : int or "auto", default="auto"
