@@ -1,4 +1,4 @@
-"""docs/make_results.py reads the numbers it puts in README_results.md correctly."""
+"""docs/make_results.py reads the numbers it puts in the README correctly."""
 
 import importlib.util
 import sys
