@@ -23,7 +23,9 @@ model to least squares, so on linear data the tuned model should match
 ``LinearRegression``; the right panel sets the model's linear limit ``coef_``
 beside ``LinearRegression().coef_`` on ``load_diabetes``.
 
-Set ``SOFTATTN_EXAMPLES_QUICK=1`` for a reduced run.
+Set ``SOFTATTN_EXAMPLES_QUICK=1`` for a reduced run, and
+``SOFTATTN_EXAMPLES_SEED`` to draw other ``make_friedman1`` and Gaussian data
+(default 0), to check that the comparison is not a property of one draw.
 """
 
 import os
@@ -49,6 +51,7 @@ from sklearn_softattn import SoftmaxAttentionRegressor
 from sklearn_softattn.datasets import make_gaussian_regression
 
 QUICK = bool(os.environ.get("SOFTATTN_EXAMPLES_QUICK"))
+SEED = int(os.environ.get("SOFTATTN_EXAMPLES_SEED", 0))
 OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT", Path(__file__).resolve().parent))
 warnings.simplefilter("ignore", ConvergenceWarning)
 
@@ -58,8 +61,8 @@ warnings.simplefilter("ignore", ConvergenceWarning)
 X_diabetes, y_diabetes = load_diabetes(return_X_y=True)
 datasets = {
     "diabetes": (X_diabetes, y_diabetes),
-    "friedman1": make_friedman1(600, noise=1.0, random_state=0),
-    "gaussian linear": make_gaussian_regression(500, 10, 1, noise=0.5, random_state=0),
+    "friedman1": make_friedman1(600, noise=1.0, random_state=SEED),
+    "gaussian linear": make_gaussian_regression(500, 10, 1, noise=0.5, random_state=SEED),
 }
 if QUICK:
     datasets = {name: (X[:120], y[:120]) for name, (X, y) in datasets.items()}
