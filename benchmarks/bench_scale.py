@@ -28,7 +28,10 @@ Method:
   pass.
 - Ratios (n=200000 against n=20000, n_jobs=2 against n_jobs=1) are taken
   within one run of this script: the machine may be shared, and absolute
-  times move with its load, which is printed at the start and the end.
+  times move with its load. Before each part the script waits (up to
+  ``--max-wait`` seconds) until other processes use less than a quarter of a
+  core, and prints how many cores they kept busy, and the load average at the
+  start and the end.
 """
 
 import argparse
@@ -188,6 +191,32 @@ def _load():
     return round(os.getloadavg()[0], 2)
 
 
+def _busy_cores(seconds=2.0):
+    """Cores kept busy by other processes over ``seconds`` (this one sleeps), from /proc/stat."""
+    def sample():
+        with open("/proc/stat") as f:
+            fields = [float(v) for v in f.readline().split()[1:]]
+        return fields[3] + fields[4], sum(fields)  # idle + iowait, total
+
+    idle_0, total_0 = sample()
+    time.sleep(seconds)
+    idle_1, total_1 = sample()
+    return os.cpu_count() * (1 - (idle_1 - idle_0) / max(total_1 - total_0, 1))
+
+
+def wait_for_idle(max_wait, threshold=0.25):
+    """Wait up to ``max_wait`` s until other processes use < ``threshold`` cores.
+
+    Returns the busy cores measured last, to print beside the timings.
+    """
+    deadline = time.monotonic() + max_wait
+    busy = _busy_cores()
+    while busy >= threshold and time.monotonic() < deadline:
+        time.sleep(5)
+        busy = _busy_cores()
+    return round(busy, 2)
+
+
 def _table(header, rows):
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -269,6 +298,9 @@ def main(argv=None):
     parser.add_argument("--json", help="also write the summary to this file")
     parser.add_argument("--quick", action="store_true",
                         help="small sizes, to check the script (ratios not meaningful)")
+    parser.add_argument("--max-wait", type=float, default=120,
+                        help="seconds to wait, before each part, for other processes "
+                             "to leave the cores idle (default 120)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -293,9 +325,13 @@ def main(argv=None):
             [1000, 2000, 5000, 20_000, 50_000, 200_000], 20_000, 200_000, 1_000_000,
             20_000, [512, 1024, 2048, 4096])
         settings = [({}, 30), (nonlinear, 100)]
+    package_dir = os.path.dirname(os.path.abspath(sklearn_softattn.__file__))
+    commit = subprocess.run(["git", "-C", package_dir, "describe", "--always", "--dirty"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
     load_start = _load()
     start = time.perf_counter()
-    print(f"sklearn_softattn {sklearn_softattn.__version__}, scikit-learn "
+    print(f"sklearn_softattn {sklearn_softattn.__version__} from {package_dir} "
+          f"(git {commit}), scikit-learn "
           f"{sklearn.__version__}, numpy {numpy.__version__}, Python "
           f"{sys.version.split()[0]}, {os.cpu_count()} cores; 1-minute load at start: "
           f"{load_start}\n")
@@ -303,9 +339,19 @@ def main(argv=None):
         print(f"WARNING: load {load_start} > {BUSY_LOAD}: other processes share the "
               "cores; absolute times are inflated and the n_jobs ratio understated.\n")
 
+    busy = {}
+
+    def idle(part):
+        busy[part] = wait_for_idle(args.max_wait)
+        print(f"(cores busy with other processes before this part: {busy[part]})\n")
+
+    idle("fit_vs_n")
     fit = bench_fit_vs_n(sizes)
+    idle("predict")
     predict = bench_predict(rows, n_fit=20_000 if not args.quick else 2000)
+    idle("max_context")
     context = bench_context(contexts, settings, n=n_cmp, n_test=5000)
+    idle("compare")
     compare = bench_compare(n_cmp, n_test=5000, attention=[
         params | {"max_iter": max_iter, "n_jobs": 2} for params, max_iter in settings])
 
@@ -333,10 +379,11 @@ def main(argv=None):
     print(f"Took {elapsed:.0f} s; 1-minute load at start {load_start}, at end {load_end}.\n")
 
     summary = {
+        "package_dir": package_dir, "git": commit,
         "versions": {"sklearn_softattn": sklearn_softattn.__version__,
                      "scikit-learn": sklearn.__version__, "numpy": numpy.__version__},
         "cpu_count": os.cpu_count(), "load_start": load_start, "load_end": load_end,
-        "elapsed_s": elapsed, "quick": args.quick,
+        "elapsed_s": elapsed, "quick": args.quick, "busy_cores_before": busy,
         "fit_vs_n": fit, "predict": predict, "max_context": context, "compare": compare,
         "must_show": {name: {"value": value, "holds": bool(ok(value))}
                       for name, value, ok in checks},
