@@ -5,7 +5,7 @@ Implements the structure-aware training of Goel, Soltanolkotabi and Bartlett,
 Preconditioning" (2026).
 """
 
-from ._estimator import SoftmaxAttentionRegressor
+from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor
 
-__all__ = ["SoftmaxAttentionRegressor"]
+__all__ = ["PAPER_BASELINE", "SoftmaxAttentionRegressor"]
 __version__ = "0.1.0"

@@ -30,17 +30,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
 from sklearn.utils.parallel import Parallel, delayed
 
-from ._estimator import SoftmaxAttentionRegressor
+from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor
 from .datasets import excess_risk, linear_excess_risk, make_gaussian_regression
 
-# Plain SGD from a random start, no preconditioner, regularizer or renormalization.
-PAPER_BASELINE = dict(
-    init="random",
-    preconditioner=None,
-    regularization=None,
-    renormalize=False,
-    solver="sgd",
-)
 
 # Method name -> parameters changed from the estimator's defaults.
 METHODS = {

@@ -16,6 +16,16 @@ from ._init import random_init, spectral_init
 from ._objective import Objective
 from ._solvers import Progress, gd, minibatch
 
+# The paper's baseline: plain minibatch SGD from a random start, without the
+# preconditioner, the regularizer or the renormalization.
+PAPER_BASELINE = dict(
+    init="random",
+    preconditioner=None,
+    regularization=None,
+    renormalize=False,
+    solver="sgd",
+)
+
 # Default learning rate of each solver (``learning_rate="auto"``).
 _AUTO_LEARNING_RATE = {"gd": 1.0, "sgd": 0.03, "adam": 0.05}
 

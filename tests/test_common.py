@@ -2,16 +2,7 @@
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sklearn_softattn import SoftmaxAttentionRegressor
-
-# Plain SGD from a random start, no preconditioner, regularizer or renormalization.
-PAPER_BASELINE = dict(
-    init="random",
-    preconditioner=None,
-    regularization=None,
-    renormalize=False,
-    solver="sgd",
-)
+from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
 
 
 @parametrize_with_checks(

@@ -13,17 +13,9 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_softattn import SoftmaxAttentionRegressor
+from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
 from sklearn_softattn._attention import attention_weights
 
-# Plain SGD from a random start, no preconditioner, regularizer or renormalization.
-PAPER_BASELINE = dict(
-    init="random",
-    preconditioner=None,
-    regularization=None,
-    renormalize=False,
-    solver="sgd",
-)
 CONFIGS = {"default": {}, "baseline": PAPER_BASELINE, "adam": {"solver": "adam"}}
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
