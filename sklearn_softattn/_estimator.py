@@ -467,14 +467,16 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             sample_weight, X, dtype=X.dtype, ensure_non_negative=True
         )
         Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
-        # Rows of zero weight take no part in training: drop them once.
+        # Rows of zero weight take no part in training: drop them once (without
+        # copying the data when there are none).
         keep = sample_weight > 0
-        X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
-        needed = 2 if reset else 1
+        if not np.all(keep):
+            X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
+        needed = 2 if reset else 1  # the first fit's rows are also the context
         if X.shape[0] < needed:
             raise ValueError(
                 f"n_samples={X.shape[0]} with positive weight, but softmax attention "
-                "needs at least 2 samples: each training row attends over the others."
+                f"needs at least {needed}: each training row attends over the others."
             )
         return X, Y, sample_weight, y.ndim
 
