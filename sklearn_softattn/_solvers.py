@@ -89,10 +89,9 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
         raise _diverged("is not finite at the initial point")
     eta = learning_rate
     for _ in range(max_iter):
+        k_scale, v_scale = _inverse_square_norm(V), _inverse_square_norm(K)
         for _ in range(MAX_HALVINGS):
-            k_scale = _block_step(eta, V)
-            v_scale = _block_step(eta, K)
-            K_new, V_new = project(K - k_scale * grad_K, V - v_scale * grad_V)
+            K_new, V_new = project(K - eta * k_scale * grad_K, V - eta * v_scale * grad_V)
             new = objective(K_new, V_new)
             if np.isfinite(new[0]) and new[0] <= value + _DESCENT_SLACK * abs(value):
                 break
@@ -107,11 +106,12 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     return K, V, False
 
 
-def _block_step(eta, other):
-    """``eta / ||other||₂²``, or 0 while ``other`` is zero (then the gradient
-    of this block is zero too, up to round-off, and no step is meaningful)."""
+def _inverse_square_norm(other):
+    """``1 / ||other||₂²``, the scale of the other block's step, or 0 while
+    ``other`` is zero (then this block's gradient is zero too, up to
+    round-off, and no step is meaningful)."""
     norm = np.linalg.norm(other, 2)
-    return eta / norm**2 if norm > 0 else 0.0
+    return 1 / norm**2 if norm > 0 else 0.0
 
 
 def _sgd_update(learning_rate):
