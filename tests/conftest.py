@@ -1,5 +1,18 @@
+import os
+
 import numpy as np
 import pytest
+
+try:
+    from hypothesis import settings
+except ImportError:  # hypothesis is in the tests extra; only the property tests need it
+    pass
+else:
+    # CI runs the same examples every time, so that a red build is reproducible;
+    # elsewhere each run explores new ones.
+    settings.register_profile("ci", derandomize=True, database=None)
+    if os.environ.get("CI"):
+        settings.load_profile("ci")
 
 
 @pytest.fixture
