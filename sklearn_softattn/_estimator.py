@@ -14,7 +14,7 @@ from ._attention import attention_forward
 from ._geometry import renormalize, weighted_covariance, whitening
 from ._init import random_init, spectral_init
 from ._objective import Objective
-from ._solvers import Progress, gd, minibatch
+from ._solvers import OPTIMIZERS, Progress, gd, minibatch
 
 # The paper's baseline: plain minibatch SGD from a random start, without the
 # preconditioner, the regularizer or the renormalization.
@@ -400,9 +400,10 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
 
         The first call sets everything ``fit`` would from its batch (offsets,
         covariance and preconditioner, context, initialization); later calls
-        keep them and take one iteration of the solver (one ``"gd"`` step,
-        or one epoch of ``"sgd"``/``"adam"``, whose moments restart at each
-        call) with the batch's rows as queries over the stored context. So the
+        keep them and take one iteration of the solver (one ``"gd"`` step, or
+        one epoch of ``"sgd"``/``"adam"``, whose optimizer state carries over
+        from call to call) with the batch's rows as queries over the stored
+        context. So the
         first batch should be representative and hold at least
         ``max_context`` rows. ``early_stopping`` and ``warm_start`` are
         ignored; no ``ConvergenceWarning`` is raised.
@@ -449,7 +450,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         K, V, progress, _ = self._train(
             X, Y, sample_weight, self_index, context_X, context_weight,
             x_offset, y_offset, covariance, K, V, rng,
-            max_iter=1, loss_curve=[] if first else self.loss_curve_,
+            max_iter=1, loss_curve=[] if first else self.loss_curve_, resume=not first,
         )
         self._store(K, V, context_X, context_weight, x_offset, y_offset, covariance, y_ndim)
         self.n_iter_ = 1 if first else self.n_iter_ + 1
@@ -502,8 +503,12 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
 
     def _train(self, X, Y, sample_weight, self_index, context_X, context_weight,
                x_offset, y_offset, covariance, K, V, rng, *, max_iter, loss_curve,
-               validation=None):
+               validation=None, resume=False):
         """Run the solver from the raw parameters ``(K, V)``.
+
+        With ``resume``, ``"sgd"``/``"adam"`` continue with the optimizer of the
+        previous call (Adam's moments, a halved learning rate), as
+        ``partial_fit`` does.
 
         The solver works in coordinates ``z = T (x - x̄)``: whitened (``T = Σ̂^{-1/2}``)
         with the covariance preconditioner, centered raw features without; ``P``
@@ -564,10 +569,12 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             batch_size = (
                 min(200, X.shape[0]) if self.batch_size == "auto" else self.batch_size
             )
-            K, V, converged = minibatch(
-                objective, K, V, solver=self.solver, learning_rate=learning_rate,
-                batch_size=batch_size, max_iter=max_iter, project=project,
-                progress=progress, random_state=rng,
+            optimizer = getattr(self, "_optimizer", None) if resume else None
+            if not isinstance(optimizer, OPTIMIZERS[self.solver]):
+                optimizer = OPTIMIZERS[self.solver](learning_rate)
+            K, V, converged, self._optimizer = minibatch(
+                objective, K, V, optimizer=optimizer, batch_size=batch_size,
+                max_iter=max_iter, project=project, progress=progress, random_state=rng,
             )
         if progress.best_params is not None:
             K_best, V_best = progress.best_params

@@ -114,42 +114,56 @@ def _inverse_square_norm(other):
     return 1 / norm**2 if norm > 0 else 0.0
 
 
-def _sgd_update(learning_rate):
-    def update(K, V, grad_K, grad_V):
-        return K - learning_rate * grad_K, V - learning_rate * grad_V
+class SGD:
+    """Plain gradient steps with a constant learning rate."""
 
-    return update
+    def __init__(self, learning_rate):
+        self.learning_rate = learning_rate
+
+    def step(self, K, V, grad_K, grad_V):
+        return K - self.learning_rate * grad_K, V - self.learning_rate * grad_V
+
+    def halved(self):
+        """A fresh optimizer with half the learning rate."""
+        return type(self)(self.learning_rate / 2)
 
 
-def _adam_update(learning_rate, beta_1=0.9, beta_2=0.999, epsilon=1e-8):
-    """Adam (Kingma & Ba, 2015) with MLPRegressor's default constants."""
-    moments = []
-    t = 0
+class Adam(SGD):
+    """Adam (Kingma & Ba, 2015) with MLPRegressor's default constants.
 
-    def update(K, V, grad_K, grad_V):
-        nonlocal t
-        t += 1
-        if not moments:
-            moments.extend(np.zeros_like(p) for p in (K, V, K, V))
+    Its moment estimates live on the object, so that ``partial_fit`` can carry
+    them from one call to the next.
+    """
+
+    beta_1, beta_2, epsilon = 0.9, 0.999, 1e-8
+
+    def __init__(self, learning_rate):
+        super().__init__(learning_rate)
+        self.t = 0
+        self.moments = None  # first moments of K, V, then second moments
+
+    def step(self, K, V, grad_K, grad_V):
+        self.t += 1
+        if self.moments is None:
+            self.moments = [np.zeros_like(p) for p in (K, V, K, V)]
+        b1, b2 = self.beta_1, self.beta_2
+        lr = self.learning_rate * np.sqrt(1 - b2**self.t) / (1 - b1**self.t)
         new = []
         for i, (p, g) in enumerate(((K, grad_K), (V, grad_V))):
-            m, v = moments[i], moments[i + 2]
-            m *= beta_1
-            m += (1 - beta_1) * g
-            v *= beta_2
-            v += (1 - beta_2) * g * g
-            lr = learning_rate * np.sqrt(1 - beta_2**t) / (1 - beta_1**t)
-            new.append(p - lr * m / (np.sqrt(v) + epsilon))
+            m, v = self.moments[i], self.moments[i + 2]
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            new.append(p - lr * m / (np.sqrt(v) + self.epsilon))
         return tuple(new)
 
-    return update
+
+OPTIMIZERS = {"sgd": SGD, "adam": Adam}
 
 
-_UPDATES = {"sgd": _sgd_update, "adam": _adam_update}
-
-
-def minibatch(objective, K, V, *, solver, learning_rate, batch_size, max_iter,
-              project, progress, random_state):
+def minibatch(objective, K, V, *, optimizer, batch_size, max_iter, project, progress,
+              random_state):
     """Minibatch SGD or Adam on plain gradients; one iteration is one epoch.
 
     Each epoch visits the queries in a random order, in batches of
@@ -165,9 +179,10 @@ def minibatch(objective, K, V, *, solver, learning_rate, batch_size, max_iter,
         The final iterate.
     converged : bool
         False if ``max_iter`` was reached before the stopping rule fired.
+    optimizer : SGD or Adam
+        The optimizer as it ends (its state and, if halved, its learning rate).
     """
     n = objective.Z.shape[0]
-    update = _UPDATES[solver](learning_rate)
     best = objective(K, V)[0]
     if not np.isfinite(best):
         raise _diverged("is not finite at the initial point")
@@ -178,16 +193,15 @@ def minibatch(objective, K, V, *, solver, learning_rate, batch_size, max_iter,
             with np.errstate(over="ignore", invalid="ignore"):
                 for start in range(0, n, batch_size):
                     _, grad_K, grad_V = objective(K_epoch, V_epoch, order[start : start + batch_size])
-                    K_epoch, V_epoch = project(*update(K_epoch, V_epoch, grad_K, grad_V))
+                    K_epoch, V_epoch = project(*optimizer.step(K_epoch, V_epoch, grad_K, grad_V))
                 value = objective(K_epoch, V_epoch)[0]
             if value <= 2 * best:  # False for NaN too
                 break
-            learning_rate /= 2
-            update = _UPDATES[solver](learning_rate)  # also resets Adam's moments
+            optimizer = optimizer.halved()  # also restarts Adam's moments
         else:
             raise _diverged(f"kept increasing after halving the learning rate {MAX_HALVINGS} times")
         K, V = K_epoch, V_epoch
         best = min(best, value)
         if progress.update(value, K, V):
-            return K, V, True
-    return K, V, False
+            return K, V, True, optimizer
+    return K, V, False, optimizer

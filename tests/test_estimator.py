@@ -308,3 +308,14 @@ def test_partial_fit_checks_the_targets_shape(data):
         reg.partial_fit(X, Y[:, 0])
     with pytest.raises(ValueError, match="features"):
         reg.partial_fit(X[:, :3], Y)
+
+
+def test_partial_fit_carries_the_adam_state_over(data):
+    X, Y = data
+    reg = SoftmaxAttentionRegressor(solver="adam", batch_size=20, random_state=0)
+    reg.partial_fit(X, Y)
+    assert reg._optimizer.t == 4  # one epoch of 80 rows in batches of 20
+    reg.partial_fit(X[:40], Y[:40])
+    assert reg._optimizer.t == 6
+    refit = clone(reg).fit(X, Y)  # fit starts a fresh optimizer
+    assert refit._optimizer.t == 4 * refit.n_iter_

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from sklearn_softattn._solvers import Progress, gd, minibatch
+from sklearn_softattn._solvers import OPTIMIZERS, Adam, Progress, gd, minibatch
 
 
 class Quadratic:
@@ -78,9 +78,9 @@ def test_progress_keeps_best_validation_params():
 def test_minibatch_solvers_converge(solver):
     f = Quadratic()
     progress = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0)
-    K, V, _ = minibatch(f, np.eye(2), np.ones((1, 2)), solver=solver, learning_rate=0.05,
-                        batch_size=3, max_iter=100, project=identity, progress=progress,
-                        random_state=np.random.RandomState(0))
+    K, V, _, _ = minibatch(f, np.eye(2), np.ones((1, 2)), optimizer=OPTIMIZERS[solver](0.05),
+                           batch_size=3, max_iter=100, project=identity, progress=progress,
+                           random_state=np.random.RandomState(0))
     assert f.calls == 1 + 100 * (4 + 1)  # start, then ceil(10 / 3) batches and the epoch loss
     np.testing.assert_allclose(K, f.A, atol=1e-2)
 
@@ -88,8 +88,21 @@ def test_minibatch_solvers_converge(solver):
 def test_minibatch_retries_a_diverging_epoch_with_a_smaller_step():
     f = Quadratic(scale=100.0)  # plain SGD with step 0.05 diverges (|1 - 5| > 1)
     progress = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0)
-    K, V, _ = minibatch(f, np.eye(2), np.ones((1, 2)), solver="sgd", learning_rate=0.05,
-                        batch_size=1, max_iter=60, project=identity, progress=progress,
-                        random_state=np.random.RandomState(0))
+    K, V, _, optimizer = minibatch(
+        f, np.eye(2), np.ones((1, 2)), optimizer=OPTIMIZERS["sgd"](0.05), batch_size=1,
+        max_iter=60, project=identity, progress=progress, random_state=np.random.RandomState(0),
+    )
     assert np.all(np.isfinite(progress.loss_curve))
     np.testing.assert_allclose(K, f.A, atol=1e-6)
+    # Stable steps need 0.05 * 100 < 2: the rate was halved twice, and stays so.
+    assert optimizer.learning_rate == 0.05 / 4
+
+
+def test_adam_keeps_its_moments_between_calls():
+    f = Quadratic()
+    adam = Adam(0.05)
+    for _ in range(2):
+        minibatch(f, np.eye(2), np.ones((1, 2)), optimizer=adam, batch_size=5, max_iter=3,
+                  project=identity, progress=Progress(0.0, 1000, 1.0),
+                  random_state=np.random.RandomState(0))
+    assert adam.t == 2 * 3 * 2  # two calls of three epochs of two batches
