@@ -61,7 +61,9 @@ class Progress:
 
 
 def _diverged(what):
-    return FloatingPointError(
+    # A ValueError, as scikit-learn's own SGD and MLP estimators raise when
+    # training cannot go on: the fix is in the parameters or the data.
+    return ValueError(
         f"The training objective {what}. Lower learning_rate, keep "
         "renormalize=True or standardize the features."
     )

@@ -50,7 +50,7 @@ def test_gd_halves_a_step_that_would_increase_the_objective():
 
 def test_gd_rejects_non_finite_start():
     f = Quadratic()
-    with pytest.raises(FloatingPointError, match="not finite"):
+    with pytest.raises(ValueError, match="not finite"):
         gd(f, np.full((2, 2), np.inf), np.ones((1, 2)), learning_rate=0.5, max_iter=5,
            project=identity, progress=Progress(0, 5, 1.0))
 
@@ -96,6 +96,14 @@ def test_minibatch_retries_a_diverging_epoch_with_a_smaller_step():
     np.testing.assert_allclose(K, f.A, atol=1e-6)
     # Stable steps need 0.05 * 100 < 2: the rate was halved twice, and stays so.
     assert optimizer.learning_rate == 0.05 / 4
+
+
+def test_minibatch_that_cannot_stop_diverging_raises_a_value_error():
+    f = Quadratic(scale=1e300)  # every epoch overflows, whatever the halved step
+    with pytest.raises(ValueError, match="kept increasing.*Lower learning_rate"):
+        minibatch(f, np.eye(2), np.ones((1, 2)), optimizer=OPTIMIZERS["sgd"](1.0),
+                  batch_size=5, max_iter=5, project=identity,
+                  progress=Progress(0.0, 1000, 1.0), random_state=np.random.RandomState(0))
 
 
 def test_adam_keeps_its_moments_between_calls():
