@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ._attention import attention_forward
+from ._callbacks import CallbackSupportMixin, Task
 from ._geometry import renormalize, weighted_covariance, whitening
 from ._init import random_init, spectral_init
 from ._objective import Objective
@@ -63,7 +64,25 @@ def _column_means(A, weights):
     return means
 
 
-class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
+def _fitted_attributes(K, V, context_X, context_weight, x_offset, y_offset, covariance,
+                       y_ndim):
+    """The fitted attributes of the model with raw parameters ``(K, V)``."""
+    coef = V @ covariance @ K.T
+    intercept = y_offset - coef @ x_offset
+    return dict(
+        key_query_=K,
+        value_=V,
+        context_=context_X,
+        context_weight_=context_weight,
+        x_offset_=x_offset,
+        y_offset_=y_offset,
+        _covariance=covariance,
+        coef_=coef[0] if y_ndim == 1 else coef,
+        intercept_=intercept[0] if y_ndim == 1 else intercept,
+    )
+
+
+class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator):
     """Regression with one softmax self-attention layer over the training samples.
 
     A query ``x`` attends over context tokens ``c_j`` (the training rows, or a
@@ -353,6 +372,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         self : object
             The fitted estimator.
         """
+        task = Task.begin_fit(self, X, y, sample_weight, max_subtasks=self.max_iter)
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True
         )
@@ -374,6 +394,9 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             max_iter=self.max_iter,
             loss_curve=self.loss_curve_ if keep_curve else [],
             validation=validation,
+            on_iteration=task.iteration_hook(lambda K, V: _fitted_attributes(
+                K, V, X[context], sample_weight[context], x_offset, y_offset, covariance,
+                y_ndim)),
         )
         if self.early_stopping and progress.best_params is not None:
             K, V = progress.best_params
@@ -392,6 +415,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         self.best_validation_score_ = (
             progress.best_validation_score if self.early_stopping else None
         )
+        task.end({})  # the model is self
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -503,12 +527,13 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
 
     def _train(self, X, Y, sample_weight, self_index, context_X, context_weight,
                x_offset, y_offset, covariance, K, V, rng, *, max_iter, loss_curve,
-               validation=None, resume=False):
+               validation=None, resume=False, on_iteration=None):
         """Run the solver from the raw parameters ``(K, V)``.
 
         With ``resume``, ``"sgd"``/``"adam"`` continue with the optimizer of the
         previous call (Adam's moments, a halved learning rate), as
-        ``partial_fit`` does.
+        ``partial_fit`` does. ``on_iteration(K, V)`` gets the raw parameters
+        after each iteration (the callbacks).
 
         The solver works in coordinates ``z = T (x - x̄)``: whitened (``T = Σ̂^{-1/2}``)
         with the covariance preconditioner, centered raw features without; ``P``
@@ -555,7 +580,9 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
 
         progress = Progress(self.tol, self.n_iter_no_change, loss_scale,
                             validation_score=validation_score, verbose=self.verbose,
-                            loss_curve=loss_curve)
+                            loss_curve=loss_curve,
+                            on_iteration=on_iteration and (
+                                lambda K, V: on_iteration(T @ K @ T, V @ T)))
         learning_rate = (
             _AUTO_LEARNING_RATE[self.solver]
             if self.learning_rate == "auto"
@@ -583,16 +610,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
 
     def _store(self, K, V, context_X, context_weight, x_offset, y_offset, covariance, y_ndim):
         """Set the fitted attributes from raw parameters."""
-        self.key_query_ = K
-        self.value_ = V
-        self.context_ = context_X
-        self.context_weight_ = context_weight
-        self.x_offset_ = x_offset
-        self.y_offset_ = y_offset
-        self._covariance = covariance
-        coef = V @ covariance @ K.T
-        intercept = y_offset - coef @ x_offset
-        self.coef_, self.intercept_ = (coef[0], intercept[0]) if y_ndim == 1 else (coef, intercept)
+        vars(self).update(_fitted_attributes(K, V, context_X, context_weight, x_offset,
+                                             y_offset, covariance, y_ndim))
 
     def _validation_split(self, X, Y, sample_weight, rng):
         n_val = int(np.ceil(self.validation_fraction * X.shape[0]))

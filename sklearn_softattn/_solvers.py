@@ -21,16 +21,19 @@ class Progress:
     training objective has not fallen by ``tol * loss_scale`` below its best
     value or, with a validation score, that score has not risen by ``tol``
     above its best. The best parameters under validation are kept.
+    ``on_iteration(K, V)``, if given, reports each iteration to the
+    callbacks; when it returns True, training stops too.
     """
 
     def __init__(self, tol, n_iter_no_change, loss_scale, validation_score=None,
-                 verbose=0, loss_curve=None):
+                 verbose=0, loss_curve=None, on_iteration=None):
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
         self.loss_scale = loss_scale
         self.validation_score = validation_score
         self.verbose = verbose
         self.loss_curve = [] if loss_curve is None else loss_curve
+        self.on_iteration = on_iteration
         self.validation_scores = []
         self.best_loss = np.inf
         self.best_validation_score = -np.inf
@@ -57,7 +60,8 @@ class Progress:
             improved = loss <= self.best_loss - self.tol * self.loss_scale
             self.best_loss = min(self.best_loss, loss)
         self._no_improvement = 0 if improved else self._no_improvement + 1
-        return self._no_improvement >= self.n_iter_no_change
+        stop = self.on_iteration is not None and self.on_iteration(K, V)
+        return stop or self._no_improvement >= self.n_iter_no_change
 
 
 def _diverged(what):

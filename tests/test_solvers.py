@@ -106,6 +106,15 @@ def test_minibatch_that_cannot_stop_diverging_raises_a_value_error():
                   progress=Progress(0.0, 1000, 1.0), random_state=np.random.RandomState(0))
 
 
+def test_progress_reports_each_iteration_and_stops_when_asked():
+    seen = []
+    p = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0,
+                 on_iteration=lambda K, V: seen.append(K[0]) or len(seen) == 2)
+    assert not p.update(1.0, np.full(1, 7.0), np.zeros(1))
+    assert p.update(0.5, np.full(1, 8.0), np.zeros(1))
+    assert seen == [7.0, 8.0]
+
+
 def test_adam_keeps_its_moments_between_calls():
     f = Quadratic()
     adam = Adam(0.05)
