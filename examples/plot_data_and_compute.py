@@ -37,7 +37,8 @@ from sklearn_softattn import SoftmaxAttentionRegressor
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 
 QUICK = bool(os.environ.get("SOFTATTN_EXAMPLES_QUICK"))
-OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT", Path(__file__).resolve().parent))
+# (The gallery, which sets the variable, runs the script without __file__.)
+OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT") or Path(__file__).resolve().parent)
 warnings.simplefilter("ignore", ConvergenceWarning)
 
 d, q = (3, 4) if QUICK else (10, 20)

@@ -52,7 +52,8 @@ from sklearn_softattn.datasets import make_gaussian_regression
 
 QUICK = bool(os.environ.get("SOFTATTN_EXAMPLES_QUICK"))
 SEED = int(os.environ.get("SOFTATTN_EXAMPLES_SEED", 0))
-OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT", Path(__file__).resolve().parent))
+# (The gallery, which sets the variable, runs the script without __file__.)
+OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT") or Path(__file__).resolve().parent)
 warnings.simplefilter("ignore", ConvergenceWarning)
 
 # %%

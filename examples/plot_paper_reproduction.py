@@ -29,7 +29,8 @@ import matplotlib.pyplot as plt
 from sklearn_softattn.__main__ import format_table, run_experiment
 
 QUICK = bool(os.environ.get("SOFTATTN_EXAMPLES_QUICK"))
-OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT", Path(__file__).resolve().parent))
+# (The gallery, which sets the variable, runs the script without __file__.)
+OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT") or Path(__file__).resolve().parent)
 
 # %%
 # Run every method

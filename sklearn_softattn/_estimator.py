@@ -241,7 +241,7 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
     n_features_in_ : int
         Number of features seen during fit.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, when they are all strings.
 
     See Also
