@@ -269,6 +269,11 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
     the form and scaling of the regularizer, the block step sizes, the random
     initialization's scale and the stopping rule.
 
+    With scikit-learn 1.9 or later, ``set_callbacks`` attaches the callbacks
+    of :mod:`sklearn.callback` to ``fit``, each solver iteration being one of
+    its tasks: ``set_callbacks(ProgressBar())`` shows a progress bar,
+    ``ScoringMonitor`` records a score per iteration.
+
     References
     ----------
     Goel, Soltanolkotabi, Bartlett. "Training Dynamics of Softmax
