@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ._attention import attention_forward
-from ._geometry import renormalize, weighted_covariance, whitening
+from ._geometry import change_basis, renormalize, weighted_covariance, whitening
 from ._init import random_init, spectral_init
 from ._objective import Objective, leave_one_out
 from ._solvers import OPTIMIZERS, Progress, gd, minibatch
@@ -86,7 +86,83 @@ class _Problem:
     covariance: np.ndarray
 
 
-class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
+class _AttentionLayerModel(RegressorMixin, BaseEstimator):
+    """A fitted softmax attention layer: data validation, fitted attributes, predict.
+
+    Shared by :class:`SoftmaxAttentionRegressor` and the cross-validated
+    estimator, which store the same fitted attributes.
+    """
+
+    def _check_training_data(self, X, y, sample_weight, reset):
+        """Validated float arrays ``X``, 2-D ``Y`` and positive weights, and ``y.ndim``."""
+        X, y = validate_data(
+            self, X, y, reset=reset, multi_output=True, y_numeric=True,
+            dtype=[np.float64, np.float32],
+        )
+        sample_weight = _check_sample_weight(
+            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
+        )
+        Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
+        # Rows of zero weight take no part in training: drop them once (without
+        # copying the data when there are none).
+        keep = sample_weight > 0
+        if not np.all(keep):
+            X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
+        needed = 2 if reset else 1  # the first fit's rows are also the context
+        if X.shape[0] < needed:
+            raise ValueError(
+                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
+                f"needs at least {needed}: each training row attends over the others."
+            )
+        return X, Y, sample_weight, y.ndim
+
+    def _store(self, K, V, problem, y_ndim):
+        """Set the fitted attributes from raw parameters."""
+        self.key_query_ = K
+        self.value_ = V
+        self.context_ = problem.context_X
+        self.context_weight_ = problem.objective.context_weight
+        self.x_offset_ = problem.x_offset
+        self.y_offset_ = problem.y_offset
+        self._covariance = problem.covariance
+        coef = V @ problem.covariance @ K.T
+        intercept = problem.y_offset - coef @ problem.x_offset
+        self.coef_, self.intercept_ = (coef[0], intercept[0]) if y_ndim == 1 else (coef, intercept)
+
+    def predict(self, X):
+        """Predict with the attention layer over the stored context.
+
+        Each row attends over ``context_`` only, never over the other rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
+            Predicted values; 1-D when ``fit`` saw a 1-D ``y``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        y = self.y_offset_ + attention_forward(
+            X - self.x_offset_,
+            self.context_ - self.x_offset_,
+            self.key_query_,
+            self.value_,
+            self.context_weight_,
+            self.n_jobs,
+        )
+        return y.ravel() if np.ndim(self.coef_) == 1 else y
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
+
+class SoftmaxAttentionRegressor(_AttentionLayerModel):
     """Regression with one softmax self-attention layer over the training samples.
 
     A query ``x`` attends over context tokens ``c_j`` (the training rows, or a
@@ -119,8 +195,9 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
     preconditioner : {"covariance"} or None, default="covariance"
         ``"covariance"``: precondition the gradients by the inverse empirical
         covariance ``Σ̂⁻¹``, i.e. descend in whitened coordinates. Eigenvalues of
-        ``Σ̂`` are floored at ``1e-8`` times the largest, so singular
-        covariances are fine. ``None``: plain gradients on centered features.
+        the features' correlation matrix are floored at ``1e-8`` times the
+        largest, so singular covariances are fine and the units of the
+        features do not matter. ``None``: plain gradients on centered features.
 
     regularization : {"balance"} or None, default="balance"
         ``"balance"``: add ``alpha * L₀ * ||VᵀV/||V||² - KᵀK/||K||²||²_F``
@@ -477,29 +554,6 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         self.validation_scores_ = self.best_validation_score_ = None
         return self
 
-    def _check_training_data(self, X, y, sample_weight, reset):
-        """Validated float arrays ``X``, 2-D ``Y`` and positive weights, and ``y.ndim``."""
-        X, y = validate_data(
-            self, X, y, reset=reset, multi_output=True, y_numeric=True,
-            dtype=[np.float64, np.float32],
-        )
-        sample_weight = _check_sample_weight(
-            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
-        )
-        Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
-        # Rows of zero weight take no part in training: drop them once (without
-        # copying the data when there are none).
-        keep = sample_weight > 0
-        if not np.all(keep):
-            X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
-        needed = 2 if reset else 1  # the first fit's rows are also the context
-        if X.shape[0] < needed:
-            raise ValueError(
-                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
-                f"needs at least {needed}: each training row attends over the others."
-            )
-        return X, Y, sample_weight, y.ndim
-
     def _statistics(self, X, Y, sample_weight, context):
         """Offsets and covariance, after checking the range of the data.
 
@@ -609,7 +663,7 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             if self.learning_rate == "auto"
             else self.learning_rate
         )
-        K, V = T_inv @ K @ T_inv, V @ T_inv
+        K, V = change_basis(K, V, T_inv)
         if self.solver == "gd":
             K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
                                  max_iter=max_iter, project=project, progress=progress)
@@ -625,21 +679,8 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
             )
         if progress.best_params is not None:
             K_best, V_best = progress.best_params
-            progress.best_params = (T @ K_best @ T, V_best @ T)
-        return T @ K @ T, V @ T, progress, converged
-
-    def _store(self, K, V, problem, y_ndim):
-        """Set the fitted attributes from raw parameters."""
-        self.key_query_ = K
-        self.value_ = V
-        self.context_ = problem.context_X
-        self.context_weight_ = problem.objective.context_weight
-        self.x_offset_ = problem.x_offset
-        self.y_offset_ = problem.y_offset
-        self._covariance = problem.covariance
-        coef = V @ problem.covariance @ K.T
-        intercept = problem.y_offset - coef @ problem.x_offset
-        self.coef_, self.intercept_ = (coef[0], intercept[0]) if y_ndim == 1 else (coef, intercept)
+            progress.best_params = change_basis(K_best, V_best, T)
+        return *change_basis(K, V, T), progress, converged
 
     def _validation_split(self, X, Y, sample_weight, rng):
         n_val = int(np.ceil(self.validation_fraction * X.shape[0]))
@@ -669,43 +710,11 @@ class SoftmaxAttentionRegressor(RegressorMixin, BaseEstimator):
         sample_weight = problem.objective.weight
         if self.init == "spectral":
             K, V = spectral_init(problem.Xc @ W, Yc, sample_weight)
-            K, V = W @ K @ W, V @ W  # whitened to raw
+            K, V = change_basis(K, V, W)  # whitened to raw
         else:
             target_scale = np.sqrt(np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
                                    / Yc.shape[1])
             K, V = random_init(W.shape[0], Yc.shape[1], target_scale, rng, Yc.dtype)
             if self.preconditioner == "covariance":
-                K, V = W @ K @ W, V @ W  # drawn in the solver's (whitened) coordinates
+                K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
         return renormalize(K, V, self.attention_scale, W_inv)
-
-    def predict(self, X):
-        """Predict with the attention layer over the stored context.
-
-        Each row attends over ``context_`` only, never over the other rows.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
-            Predicted values; 1-D when ``fit`` saw a 1-D ``y``.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        y = self.y_offset_ + attention_forward(
-            X - self.x_offset_,
-            self.context_ - self.x_offset_,
-            self.key_query_,
-            self.value_,
-            self.context_weight_,
-            self.n_jobs,
-        )
-        return y.ravel() if np.ndim(self.coef_) == 1 else y
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True
-        return tags

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._attention import attention_loss_grad
-from ._geometry import to_whitened
+from ._geometry import change_basis
 from ._regularizers import balance_penalty
 
 
@@ -114,7 +114,7 @@ class Objective:
             if self.P is None:
                 penalty, pK, pV = balance_penalty(K, V)
             else:
-                penalty, pK, pV = balance_penalty(*to_whitened(K, V, self.P))
+                penalty, pK, pV = balance_penalty(*change_basis(K, V, self.P))
                 pK, pV = self.P.T @ pK @ self.P, pV @ self.P
             loss += self.strength * penalty
             grad_K += self.strength * pK
