@@ -193,18 +193,20 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
 
 
 def attention_loss_grad(
-    Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, n_jobs=None
+    Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift=None,
+    n_jobs=None,
 ):
     """Weighted squared loss of the attention layer and its analytic gradient.
 
     The loss is ``sum_i c_i ||f(z_i) - y_i||² / 2`` with ``c = query_weight /
-    query_weight.sum()``, where ``f(z_i)`` attends over the context with the
-    query's own token down-weighted by one (leave-one-out).
+    query_weight.sum()``, where ``f(z_i) = V (sum_j A_ij z_j + s_i)`` attends
+    over the context with the query's own token down-weighted by one
+    (leave-one-out) and ``s_i`` is the query's value shift (zero by default).
 
     With ``A`` the attention weights, ``U = Zc Vᵀ`` the values, ``R`` the
     residuals and ``P = R Uᵀ``::
 
-        dL/dV = (c R)ᵀ (A Zc)
+        dL/dV = (c R)ᵀ (A Zc + S)
         dL/dK = Zqᵀ G Zc,   G_ij = c_i A_ij (P_ij - sum_k A_ik P_ik)
 
     Parameters
@@ -225,6 +227,10 @@ def attention_loss_grad(
         Multiplicity of each context token.
     self_index : ndarray of shape (n,), dtype int
         Position of each query's own token in the context, -1 if none.
+    value_shift : ndarray of shape (n, d), default=None
+        Added to each query's attention-weighted mean of the context tokens
+        before the value map (the exact leave-one-out centring of
+        :func:`~sklearn_softattn._objective.leave_one_out`).
     n_jobs : int, default=None
         Threads over query blocks (None: 1 unless in a joblib context).
 
@@ -248,6 +254,8 @@ def attention_loss_grad(
         )
         cb = c[block, None]
         Zbar = A @ Zc
+        if value_shift is not None:
+            Zbar += value_shift[block]
         R = Zbar @ V.T
         R -= Yq[block]
         loss = 0.5 * np.sum(cb * R * R)

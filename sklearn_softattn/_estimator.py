@@ -1,6 +1,7 @@
 """SoftmaxAttentionRegressor: validation, orchestration and fitted attributes."""
 
 import warnings
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -12,9 +13,9 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ._attention import attention_forward
 from ._callbacks import CallbackSupportMixin, Task
-from ._geometry import renormalize, weighted_covariance, whitening
+from ._geometry import change_basis, renormalize, weighted_covariance, whitening
 from ._init import random_init, spectral_init
-from ._objective import Objective
+from ._objective import Objective, leave_one_out
 from ._solvers import OPTIMIZERS, Progress, gd, minibatch
 
 # The paper's baseline: plain minibatch SGD from a random start, without the
@@ -64,25 +65,113 @@ def _column_means(A, weights):
     return means
 
 
-def _fitted_attributes(K, V, context_X, context_weight, x_offset, y_offset, covariance,
-                       y_ndim):
+@dataclass
+class _Problem:
+    """A training problem in the solver's working coordinates, built once per fit.
+
+    ``objective`` holds the leave-one-out queries, targets and context (its
+    regularizer strength is set by the solver from ``alpha``); ``T`` maps
+    centered features to working coordinates and ``W = Σ̂^{-1/2}``.
+    """
+
+    objective: Objective
+    Xc: np.ndarray
+    Yc: np.ndarray
+    T: np.ndarray
+    T_inv: np.ndarray
+    W: np.ndarray
+    W_inv: np.ndarray
+    context_X: np.ndarray
+    x_offset: np.ndarray
+    y_offset: np.ndarray
+    covariance: np.ndarray
+
+
+def _fitted_attributes(K, V, problem, y_ndim):
     """The fitted attributes of the model with raw parameters ``(K, V)``."""
-    coef = V @ covariance @ K.T
-    intercept = y_offset - coef @ x_offset
+    coef = V @ problem.covariance @ K.T
+    intercept = problem.y_offset - coef @ problem.x_offset
     return dict(
         key_query_=K,
         value_=V,
-        context_=context_X,
-        context_weight_=context_weight,
-        x_offset_=x_offset,
-        y_offset_=y_offset,
-        _covariance=covariance,
+        context_=problem.context_X,
+        context_weight_=problem.objective.context_weight,
+        x_offset_=problem.x_offset,
+        y_offset_=problem.y_offset,
+        _covariance=problem.covariance,
         coef_=coef[0] if y_ndim == 1 else coef,
         intercept_=intercept[0] if y_ndim == 1 else intercept,
     )
 
 
-class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator):
+class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
+    """A fitted softmax attention layer: data validation, fitted attributes, predict.
+
+    Shared by :class:`SoftmaxAttentionRegressor` and the cross-validated
+    estimator, which store the same fitted attributes.
+    """
+
+    def _check_training_data(self, X, y, sample_weight, reset):
+        """Validated float arrays ``X``, 2-D ``Y`` and positive weights, and ``y.ndim``."""
+        X, y = validate_data(
+            self, X, y, reset=reset, multi_output=True, y_numeric=True,
+            dtype=[np.float64, np.float32],
+        )
+        sample_weight = _check_sample_weight(
+            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
+        )
+        Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
+        # Rows of zero weight take no part in training: drop them once (without
+        # copying the data when there are none).
+        keep = sample_weight > 0
+        if not np.all(keep):
+            X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
+        needed = 2 if reset else 1  # the first fit's rows are also the context
+        if X.shape[0] < needed:
+            raise ValueError(
+                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
+                f"needs at least {needed}: each training row attends over the others."
+            )
+        return X, Y, sample_weight, y.ndim
+
+    def _store(self, K, V, problem, y_ndim):
+        """Set the fitted attributes from raw parameters."""
+        vars(self).update(_fitted_attributes(K, V, problem, y_ndim))
+
+    def predict(self, X):
+        """Predict with the attention layer over the stored context.
+
+        Each row attends over ``context_`` only, never over the other rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
+            Predicted values; 1-D when ``fit`` saw a 1-D ``y``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        y = self.y_offset_ + attention_forward(
+            X - self.x_offset_,
+            self.context_ - self.x_offset_,
+            self.key_query_,
+            self.value_,
+            self.context_weight_,
+            self.n_jobs,
+        )
+        return y.ravel() if np.ndim(self.coef_) == 1 else y
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
+
+class SoftmaxAttentionRegressor(_AttentionLayerModel):
     """Regression with one softmax self-attention layer over the training samples.
 
     A query ``x`` attends over context tokens ``c_j`` (the training rows, or a
@@ -115,8 +204,9 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
     preconditioner : {"covariance"} or None, default="covariance"
         ``"covariance"``: precondition the gradients by the inverse empirical
         covariance ``Σ̂⁻¹``, i.e. descend in whitened coordinates. Eigenvalues of
-        ``Σ̂`` are floored at ``1e-8`` times the largest, so singular
-        covariances are fine. ``None``: plain gradients on centered features.
+        the features' correlation matrix are floored at ``1e-8`` times the
+        largest, so singular covariances are fine and the units of the
+        features do not matter. ``None``: plain gradients on centered features.
 
     regularization : {"balance"} or None, default="balance"
         ``"balance"``: add ``alpha * L₀ * ||VᵀV/||V||² - KᵀK/||K||²||²_F``
@@ -385,23 +475,20 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
         validation = None
         if self.early_stopping:
             X, Y, sample_weight, validation = self._validation_split(X, Y, sample_weight, rng)
-        context, self_index = self._context(X.shape[0], rng)
-        x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight, context)
+        problem = self._problem(X, Y, sample_weight, rng)
         if self.warm_start and hasattr(self, "key_query_"):
-            K, V = self.key_query_, self.value_
+            K, V = renormalize(self.key_query_, self.value_, self.attention_scale,
+                               problem.W_inv)
         else:
-            K, V = self._initial_params(X - x_offset, Y - y_offset, sample_weight,
-                                        covariance, rng)
+            K, V = self._initial_params(problem, rng)
         keep_curve = self.warm_start and hasattr(self, "loss_curve_")
-        K, V, progress, converged = self._train(
-            X, Y, sample_weight, self_index, X[context], sample_weight[context],
-            x_offset, y_offset, covariance, K, V, rng,
+        K, V, progress, converged = self._solve(
+            problem, K, V, rng,
             max_iter=self.max_iter,
             loss_curve=self.loss_curve_ if keep_curve else [],
             validation=validation,
             on_iteration=task.iteration_hook(lambda K, V: _fitted_attributes(
-                K, V, X[context], sample_weight[context], x_offset, y_offset, covariance,
-                y_ndim)),
+                *change_basis(K, V, problem.T), problem, y_ndim)),
         )
         if self.early_stopping and progress.best_params is not None:
             K, V = progress.best_params
@@ -412,8 +499,7 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
                 "increase tol, or set early_stopping=True.",
                 ConvergenceWarning,
             )
-        self._store(K, V, X[context], sample_weight[context], x_offset, y_offset,
-                    covariance, y_ndim)
+        self._store(K, V, problem, y_ndim)
         self.n_iter_ = progress.n_iter
         self.loss_curve_ = progress.loss_curve
         self.validation_scores_ = progress.validation_scores if self.early_stopping else None
@@ -457,11 +543,8 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
         )
         rng = check_random_state(self.random_state)
         if first:
-            context, self_index = self._context(X.shape[0], rng)
-            x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight, context)
-            context_X, context_weight = X[context], sample_weight[context]
-            K, V = self._initial_params(X - x_offset, Y - y_offset, sample_weight,
-                                        covariance, rng)
+            problem = self._problem(X, Y, sample_weight, rng)
+            K, V = self._initial_params(problem, rng)
         else:
             if Y.shape[1] != self.value_.shape[0] or y_ndim != np.ndim(self.coef_):
                 raise ValueError(
@@ -469,46 +552,25 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
                     f"estimator was fitted on {self.value_.shape[0]} of "
                     f"{np.ndim(self.coef_)}."
                 )
-            x_offset, y_offset, covariance = self.x_offset_, self.y_offset_, self._covariance
-            X, Y = X.astype(x_offset.dtype, copy=False), Y.astype(x_offset.dtype, copy=False)
-            _check_spread(X - x_offset, "X")
-            # Batch rows are new queries: none is one of the stored context tokens.
-            self_index = np.full(X.shape[0], -1)
-            context_X, context_weight = self.context_, self.context_weight_
+            X, Y = X.astype(self.x_offset_.dtype, copy=False), Y.astype(self.x_offset_.dtype,
+                                                                         copy=False)
+            _check_spread(X - self.x_offset_, "X")
+            # Batch rows are new queries: none is a context token, nor counted
+            # in the offsets, so none leaves them.
+            problem = self._problem(
+                X, Y, sample_weight, rng, context=(self.context_, self.context_weight_),
+                statistics=(self.x_offset_, self.y_offset_, self._covariance),
+            )
             K, V = self.key_query_, self.value_
-        K, V, progress, _ = self._train(
-            X, Y, sample_weight, self_index, context_X, context_weight,
-            x_offset, y_offset, covariance, K, V, rng,
+        K, V, progress, _ = self._solve(
+            problem, K, V, rng,
             max_iter=1, loss_curve=[] if first else self.loss_curve_, resume=not first,
         )
-        self._store(K, V, context_X, context_weight, x_offset, y_offset, covariance, y_ndim)
+        self._store(K, V, problem, y_ndim)
         self.n_iter_ = 1 if first else self.n_iter_ + 1
         self.loss_curve_ = progress.loss_curve
         self.validation_scores_ = self.best_validation_score_ = None
         return self
-
-    def _check_training_data(self, X, y, sample_weight, reset):
-        """Validated float arrays ``X``, 2-D ``Y`` and positive weights, and ``y.ndim``."""
-        X, y = validate_data(
-            self, X, y, reset=reset, multi_output=True, y_numeric=True,
-            dtype=[np.float64, np.float32],
-        )
-        sample_weight = _check_sample_weight(
-            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
-        )
-        Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
-        # Rows of zero weight take no part in training: drop them once (without
-        # copying the data when there are none).
-        keep = sample_weight > 0
-        if not np.all(keep):
-            X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
-        needed = 2 if reset else 1  # the first fit's rows are also the context
-        if X.shape[0] < needed:
-            raise ValueError(
-                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
-                f"needs at least {needed}: each training row attends over the others."
-            )
-        return X, Y, sample_weight, y.ndim
 
     def _statistics(self, X, Y, sample_weight, context):
         """Offsets and covariance, after checking the range of the data.
@@ -530,44 +592,74 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
         covariance = weighted_covariance(X[context] - x_offset, sample_weight[context])
         return x_offset, y_offset, covariance
 
-    def _train(self, X, Y, sample_weight, self_index, context_X, context_weight,
-               x_offset, y_offset, covariance, K, V, rng, *, max_iter, loss_curve,
-               validation=None, resume=False, on_iteration=None):
-        """Run the solver from the raw parameters ``(K, V)``.
+    def _problem(self, X, Y, sample_weight, rng, context=None, statistics=None):
+        """The training problem in the solver's working coordinates.
 
-        With ``resume``, ``"sgd"``/``"adam"`` continue with the optimizer of the
-        previous call (Adam's moments, a halved learning rate), as
-        ``partial_fit`` does. ``on_iteration(K, V)`` gets the raw parameters
-        after each iteration (the callbacks).
-
-        The solver works in coordinates ``z = T (x - x̄)``: whitened (``T = Σ̂^{-1/2}``)
-        with the covariance preconditioner, centered raw features without; ``P``
-        maps them to whitened ones for the renormalization and the regularizer.
-
-        Returns the raw ``(K, V)``, the :class:`Progress` and whether it converged.
+        By default the context, offsets and covariance come from the training
+        rows themselves (``fit``); ``partial_fit`` passes the stored ones, and
+        its rows are then new queries. The solver works in coordinates
+        ``z = T (x - x̄)``: whitened (``T = Σ̂^{-1/2}``) with the covariance
+        preconditioner, centered raw features without; ``P`` maps them to
+        whitened ones for the renormalization and the regularizer.
         """
+        if context is None:
+            rows, self_index = self._context(X.shape[0], rng)
+            context_X, context_weight = X[rows], sample_weight[rows]
+            x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight, rows)
+            target_total = sample_weight.sum()
+        else:
+            (context_X, context_weight), (x_offset, y_offset, covariance) = context, statistics
+            self_index = np.full(X.shape[0], -1)
+            target_total = None
         W, W_inv = whitening(covariance)
         if self.preconditioner == "covariance":
             T, T_inv, P = W, W_inv, None
         else:
             T = T_inv = np.eye(X.shape[1], dtype=X.dtype)
             P = W_inv
-        Yc = Y - y_offset
-        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+        Z, Yc = (X - x_offset) @ T, Y - y_offset
+        shift = None
+        if self.fit_intercept:
+            Z, shift, Y_loo = leave_one_out(Z, Yc, sample_weight, self_index,
+                                            context_weight.sum(), target_total)
+        else:
+            Y_loo = Yc
         objective = Objective(
-            Z=(X - x_offset) @ T,
-            Y=Yc,
+            Z=Z,
+            Y=Y_loo,
             weight=sample_weight,
             context=(context_X - x_offset) @ T,
             context_weight=context_weight,
             self_index=self_index,
-            strength=self.alpha * loss_scale if self.regularization == "balance" else 0.0,
+            value_shift=shift,
             P=P,
             n_jobs=self.n_jobs,
         )
+        return _Problem(objective, Xc=X - x_offset, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
+                        context_X=context_X, x_offset=x_offset, y_offset=y_offset,
+                        covariance=covariance)
+
+    def _solve(self, problem, K, V, rng, *, max_iter, loss_curve, validation=None,
+               resume=False, on_iteration=None):
+        """Run the solver on ``problem`` from the raw parameters ``(K, V)``.
+
+        The current ``attention_scale`` and ``alpha`` apply, so that one
+        problem serves a whole path of them. With ``resume``,
+        ``"sgd"``/``"adam"`` continue with the optimizer of the previous call
+        (Adam's moments, a halved learning rate), as ``partial_fit`` does.
+        ``on_iteration(K, V)`` reports each iteration, in the solver's
+        coordinates, to the callbacks.
+
+        Returns the raw ``(K, V)``, the :class:`Progress` and whether it converged.
+        """
+        T, T_inv, objective = problem.T, problem.T_inv, problem.objective
+        sample_weight, Yc = objective.weight, problem.Yc
+        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+        if self.regularization == "balance":
+            objective = replace(objective, strength=self.alpha * loss_scale)
         if self.renormalize:
             def project(K, V):
-                return renormalize(K, V, self.attention_scale, P)
+                return renormalize(K, V, self.attention_scale, objective.P)
         else:
             def project(K, V):
                 return K, V
@@ -575,32 +667,29 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
         validation_score = None
         if validation is not None:
             X_val, Y_val, w_val = validation
-            Z_val, Yc_val = (X_val - x_offset) @ T, Y_val - y_offset
+            Z_val, Yc_val = (X_val - problem.x_offset) @ T, Y_val - problem.y_offset
             total = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
 
             def validation_score(K, V):
                 residual = attention_forward(Z_val, objective.context, K, V,
-                                             context_weight, self.n_jobs) - Yc_val
+                                             objective.context_weight, self.n_jobs) - Yc_val
                 return 1 - np.sum(w_val @ residual**2) / max(total, np.finfo(float).tiny)
 
         progress = Progress(self.tol, self.n_iter_no_change, loss_scale,
                             validation_score=validation_score, verbose=self.verbose,
-                            loss_curve=loss_curve,
-                            on_iteration=on_iteration and (
-                                lambda K, V: on_iteration(T @ K @ T, V @ T)))
+                            loss_curve=loss_curve, on_iteration=on_iteration)
         learning_rate = (
             _AUTO_LEARNING_RATE[self.solver]
             if self.learning_rate == "auto"
             else self.learning_rate
         )
-        K, V = T_inv @ K @ T_inv, V @ T_inv
+        K, V = change_basis(K, V, T_inv)
         if self.solver == "gd":
             K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
                                  max_iter=max_iter, project=project, progress=progress)
         else:
-            batch_size = (
-                min(200, X.shape[0]) if self.batch_size == "auto" else self.batch_size
-            )
+            n_samples = objective.Z.shape[0]
+            batch_size = min(200, n_samples) if self.batch_size == "auto" else self.batch_size
             optimizer = getattr(self, "_optimizer", None) if resume else None
             if not isinstance(optimizer, OPTIMIZERS[self.solver]):
                 optimizer = OPTIMIZERS[self.solver](learning_rate)
@@ -610,13 +699,8 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
             )
         if progress.best_params is not None:
             K_best, V_best = progress.best_params
-            progress.best_params = (T @ K_best @ T, V_best @ T)
-        return T @ K @ T, V @ T, progress, converged
-
-    def _store(self, K, V, context_X, context_weight, x_offset, y_offset, covariance, y_ndim):
-        """Set the fitted attributes from raw parameters."""
-        vars(self).update(_fitted_attributes(K, V, context_X, context_weight, x_offset,
-                                             y_offset, covariance, y_ndim))
+            progress.best_params = change_basis(K_best, V_best, T)
+        return *change_basis(K, V, T), progress, converged
 
     def _validation_split(self, X, Y, sample_weight, rng):
         n_val = int(np.ceil(self.validation_fraction * X.shape[0]))
@@ -640,48 +724,17 @@ class SoftmaxAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstima
         self_index[context] = np.arange(len(context))
         return context, self_index
 
-    def _initial_params(self, Xc, Yc, sample_weight, covariance, rng):
+    def _initial_params(self, problem, rng):
         """Initial raw ``(K, V)``, renormalized to ``attention_scale``."""
-        W, W_inv = whitening(covariance)
+        W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
+        sample_weight = problem.objective.weight
         if self.init == "spectral":
-            K, V = spectral_init(Xc @ W, Yc, sample_weight)
-            K, V = W @ K @ W, V @ W  # whitened to raw
+            K, V = spectral_init(problem.Xc @ W, Yc, sample_weight)
+            K, V = change_basis(K, V, W)  # whitened to raw
         else:
             target_scale = np.sqrt(np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
                                    / Yc.shape[1])
-            K, V = random_init(Xc.shape[1], Yc.shape[1], target_scale, rng, Yc.dtype)
+            K, V = random_init(W.shape[0], Yc.shape[1], target_scale, rng, Yc.dtype)
             if self.preconditioner == "covariance":
-                K, V = W @ K @ W, V @ W  # drawn in the solver's (whitened) coordinates
+                K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
         return renormalize(K, V, self.attention_scale, W_inv)
-
-    def predict(self, X):
-        """Predict with the attention layer over the stored context.
-
-        Each row attends over ``context_`` only, never over the other rows.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
-            Predicted values; 1-D when ``fit`` saw a 1-D ``y``.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        y = self.y_offset_ + attention_forward(
-            X - self.x_offset_,
-            self.context_ - self.x_offset_,
-            self.key_query_,
-            self.value_,
-            self.context_weight_,
-            self.n_jobs,
-        )
-        return y.ravel() if np.ndim(self.coef_) == 1 else y
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True
-        return tags

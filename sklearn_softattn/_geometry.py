@@ -18,43 +18,56 @@ def weighted_covariance(Xc, sample_weight):
 
 
 def whitening(covariance, floor=EIGENVALUE_FLOOR):
-    """Symmetric whitening matrix ``Σ̂^{-1/2}`` and its inverse ``Σ̂^{1/2}``.
+    """Whitening matrix ``W`` (``Wᵀ Σ̂ W = I``) and its inverse.
 
-    A singular or near-singular covariance (constant or duplicated columns,
-    more features than samples) does not fail: each eigenvalue is raised to at
-    least ``floor`` times the largest one. Directions without variance then
-    map to (almost) zero. If all eigenvalues are zero, every centered row is
-    zero whatever ``W`` is, and ``W`` is the identity (rather than a huge
-    multiple of it, which would overflow the key-query matrix in raw units).
+    ``W = D⁻¹ C^{-1/2}`` with ``D`` the columns' standard deviations and
+    ``C = D⁻¹ Σ̂ D⁻¹`` their correlation matrix, so that the result does not
+    depend on the units of the features: columns whose scales differ by
+    orders of magnitude are whitened as accurately as equal ones. A singular
+    or near-singular correlation (constant or duplicated columns, more
+    features than samples) does not fail: each eigenvalue of ``C`` is raised
+    to at least ``floor`` times the largest one. Directions without variance
+    then map to (almost) zero. A constant column keeps the scale 1 (its
+    centered values are zero whatever it is), and if all columns are
+    constant ``W`` is the identity.
 
     Returns
     -------
     W : ndarray of shape (d, d)
-        The whitening matrix.
+        The whitening matrix: ``(x - x̄) @ W`` are whitened coordinates.
     W_inv : ndarray of shape (d, d)
-        Its exact inverse (the floored ``Σ̂^{1/2}``).
+        Its exact inverse (``C^{1/2} D`` with the floored ``C``).
     """
-    eigvals, eigvecs = np.linalg.eigh(covariance)
+    std = np.sqrt(np.diag(covariance))
+    scale = np.where(std > 0, std, 1)
+    correlation = covariance / np.outer(scale, scale)
+    eigvals, eigvecs = np.linalg.eigh(correlation)
     top = eigvals.max()
     if top > 0:
         eigvals = np.maximum(eigvals, max(floor * top, np.finfo(covariance.dtype).tiny))
     else:
         eigvals = np.ones_like(eigvals)
     root = np.sqrt(eigvals)
-    return (eigvecs / root) @ eigvecs.T, (eigvecs * root) @ eigvecs.T
+    W = ((eigvecs / root) @ eigvecs.T) / scale[:, None]
+    W_inv = ((eigvecs * root) @ eigvecs.T) * scale
+    return W, W_inv
 
 
-def to_whitened(K, V, P):
-    """Map parameters in working coordinates to whitened ones.
+def change_basis(K, V, M):
+    """The same layer's parameters in coordinates ``z'`` where ``z = z' @ M``.
 
-    ``P`` maps working coordinates to whitened ones (identity when the working
-    coordinates are whitened, ``Σ̂^{1/2}`` when they are centered raw features).
+    Scores ``zᵀ K z_j`` and values ``V z_j`` are unchanged by the map
+    ``(K, V) -> (M K Mᵀ, V Mᵀ)``. With ``M = W`` it takes whitened parameters
+    to centered raw ones; with ``M = W_inv`` raw parameters to whitened ones.
     """
-    return P @ K @ P.T, V @ P.T
+    return M @ K @ M.T, V @ M.T
 
 
 def renormalize(K, V, scale, P=None):
     """Rescale ``(K, V) -> (K / c, c V)`` so that ``||P K Pᵀ||_F = scale``.
+
+    ``P`` maps the parameters to whitened coordinates (see :func:`change_basis`;
+    ``None``: they are whitened).
 
     The rescaling leaves the infinite-data loss unchanged (it depends on ``V Kᵀ``
     only) and fixes the sharpness of the softmax.

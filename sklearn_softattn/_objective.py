@@ -5,8 +5,57 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._attention import attention_loss_grad
-from ._geometry import to_whitened
+from ._geometry import change_basis
 from ._regularizers import balance_penalty
+
+
+def leave_one_out(Z, Y, weight, self_index, context_total, target_total):
+    """Queries, value shifts and targets of the exact leave-one-out error.
+
+    A training row left out of the data leaves the offsets too: removing one
+    unit of its weight ``e_i = min(w_i, 1)`` (the own token counts
+    ``max(w_i - 1, 0)`` times) from the context's total weight ``W`` moves the
+    centred context mean from 0 to ``-e_i z_i / (W - e_i)``, and likewise the
+    target mean. Centred on the remaining rows, the query becomes
+    ``z_i / (1 - β_i)`` with ``β_i = e_i / W`` (the score's constant part
+    cancels in the softmax), every value token ``z_j`` gains the shift
+    ``β_i z_i / (1 - β_i)``, and the target becomes ``y_i / (1 - e_i / W_y)``.
+    Then the objective is exactly the error ``predict`` would make on row i
+    had the model been fitted without it, offsets included; as the softmax
+    flattens, the layer tends to least squares rather than to a biased
+    version of it.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n, d)
+        Centred queries in working coordinates.
+    Y : ndarray of shape (n, q)
+        Centred targets.
+    weight : ndarray of shape (n,)
+        Positive sample weights of the queries.
+    self_index : ndarray of shape (n,)
+        Position of each query's own token in the context, -1 if none (such a
+        query leaves the feature offset unchanged).
+    context_total : float
+        Total weight ``W`` of the context tokens, whose mean is the feature offset.
+    target_total : float or None
+        Total weight ``W_y`` of the rows whose mean is the target offset, all of
+        which are queries; None if the queries are not among them.
+
+    Returns
+    -------
+    Zq : ndarray of shape (n, d)
+        Leave-one-out queries.
+    value_shift : ndarray of shape (n, d)
+        Shift of every value token, per query.
+    Yq : ndarray of shape (n, q)
+        Leave-one-out targets.
+    """
+    removed = np.minimum(weight, 1)
+    beta = np.where(self_index >= 0, removed / context_total, 0)[:, None]
+    Zq = Z / (1 - beta)
+    Yq = Y if target_total is None else Y / (1 - removed / target_total)[:, None]
+    return Zq, beta * Zq, Yq
 
 
 @dataclass
@@ -30,6 +79,9 @@ class Objective:
         Multiplicity of each token.
     self_index : ndarray of shape (n,)
         Position of each query's own token in the context, -1 if none.
+    value_shift : ndarray of shape (n, d) or None
+        Added to each query's attended mean before the value map (see
+        :func:`leave_one_out`).
     strength : float
         Weight of the balancing regularizer (0 switches it off).
     P : ndarray of shape (d, d) or None
@@ -44,23 +96,25 @@ class Objective:
     context: np.ndarray
     context_weight: np.ndarray
     self_index: np.ndarray
+    value_shift: np.ndarray = None
     strength: float = 0.0
     P: np.ndarray = None
     n_jobs: int = None
 
     def __call__(self, K, V, rows=None):
         """Objective value and gradient, over all queries or the given ``rows``."""
-        Z, Y, w, idx = self.Z, self.Y, self.weight, self.self_index
+        Z, Y, w, idx, shift = self.Z, self.Y, self.weight, self.self_index, self.value_shift
         if rows is not None:
             Z, Y, w, idx = Z[rows], Y[rows], w[rows], idx[rows]
+            shift = None if shift is None else shift[rows]
         loss, grad_K, grad_V = attention_loss_grad(
-            Z, Y, w, self.context, K, V, self.context_weight, idx, self.n_jobs
+            Z, Y, w, self.context, K, V, self.context_weight, idx, shift, self.n_jobs
         )
         if self.strength > 0:
             if self.P is None:
                 penalty, pK, pV = balance_penalty(K, V)
             else:
-                penalty, pK, pV = balance_penalty(*to_whitened(K, V, self.P))
+                penalty, pK, pV = balance_penalty(*change_basis(K, V, self.P))
                 pK, pV = self.P.T @ pK @ self.P, pV @ self.P
             loss += self.strength * penalty
             grad_K += self.strength * pK

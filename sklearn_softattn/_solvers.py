@@ -81,7 +81,9 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
         V <- V - eta * grad_V / ||K||₂²,   K <- K - eta * grad_K / ||V||₂²
 
     followed by ``project``. A step that increases the objective (or makes it
-    non-finite) is halved until it does not, and ``eta`` stays halved.
+    non-finite) is halved until it does not, and ``eta`` stays halved. The
+    start is projected first, so that every step is compared with a point of
+    the same sharpness.
 
     Returns
     -------
@@ -90,6 +92,7 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     converged : bool
         False if ``max_iter`` was reached before the stopping rule fired.
     """
+    K, V = project(K, V)
     value, grad_K, grad_V = objective(K, V)
     if not np.isfinite(value):
         raise _diverged("is not finite at the initial point")
@@ -189,6 +192,7 @@ def minibatch(objective, K, V, *, optimizer, batch_size, max_iter, project, prog
         The optimizer as it ends (its state and, if halved, its learning rate).
     """
     n = objective.Z.shape[0]
+    K, V = project(K, V)
     best = objective(K, V)[0]
     if not np.isfinite(best):
         raise _diverged("is not finite at the initial point")

@@ -45,10 +45,11 @@ def test_gradient_matches_finite_differences(numeric_gradient):
     rng, Zq, Zc, Y, K, V = _problem(n=10, m=7)
     w = rng.uniform(0.5, 3, len(Zq))
     self_index = np.where(np.arange(10) < 7, np.arange(10), -1)
-    _, gK, gV = attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index)
+    shift = 0.1 * rng.standard_normal(Zq.shape)
+    _, gK, gV = attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index, shift)
 
     def loss():
-        return attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index)[0]
+        return attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index, shift)[0]
 
     np.testing.assert_allclose(gK, numeric_gradient(loss, K), rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(gV, numeric_gradient(loss, V), rtol=1e-6, atol=1e-9)

@@ -14,7 +14,6 @@ from sklearn.model_selection import GridSearchCV
 
 from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
 from sklearn_softattn._callbacks import Task
-from sklearn_softattn._estimator import _fitted_attributes
 
 try:
     import sklearn.callback as callback
@@ -165,9 +164,8 @@ def test_tasks_nest_folds_path_points_and_iterations(capsys, monkeypatch):
         for fold in fold_tasks:
             for scale in scales:
                 point = fold.subtask(f"attention_scale={scale:g}", n_iter)
-                on_iteration = point.iteration_hook(lambda K, V: _fitted_attributes(
-                    K, V, fitted.context_, fitted.context_weight_, fitted.x_offset_,
-                    fitted.y_offset_, fitted._covariance, y_ndim=1))
+                on_iteration = point.iteration_hook(
+                    lambda K, V: dict(vars(fitted), key_query_=K, value_=V))
                 for _ in range(n_iter):
                     assert not on_iteration(fitted.key_query_, fitted.value_)
                 point.end()

@@ -205,6 +205,54 @@ def test_warm_start_continues_and_accumulates_the_loss_curve(data):
     assert reg.loss_curve_[5] <= first_end * (1 + 1e-9)
 
 
+def _whitened_norm(reg, X):
+    root = np.linalg.cholesky(np.cov(X.T, bias=True))
+    return np.linalg.norm(root.T @ reg.key_query_ @ root)
+
+
+def test_warm_start_takes_steps_at_the_new_attention_scale(data):
+    X, Y = data
+    reg = SoftmaxAttentionRegressor(0.3, warm_start=True, random_state=0).fit(X, Y)
+    reg.set_params(attention_scale=3.0).fit(X, Y)
+    assert reg.n_iter_ > 0
+    assert _whitened_norm(reg, X) == pytest.approx(3.0)
+    # Without renormalization too, the warm start begins at the requested sharpness.
+    reg = SoftmaxAttentionRegressor(0.3, warm_start=True, renormalize=False, max_iter=1,
+                                    random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg.fit(X, Y)
+        start = SoftmaxAttentionRegressor(3.0, max_iter=1, renormalize=False, random_state=0)
+        reg.set_params(attention_scale=3.0).fit(X, Y)
+    assert _whitened_norm(reg, X) != pytest.approx(0.3, rel=0.1)
+    assert _whitened_norm(reg, X) == pytest.approx(3.0, rel=0.1)
+
+
+def test_least_squares_end_in_training_and_predict():
+    """As the softmax flattens, the exact leave-one-out layer becomes least squares."""
+    X, y = make_gaussian_regression(300, 4, 1, noise=0.5, random_state=0)
+    X_new = make_gaussian_regression(100, 4, 1, random_state=1)[0]
+    lin = LinearRegression().fit(X, y)
+    spread = np.std(lin.predict(X_new))
+    for scale in (1e-3, 1e-2):
+        reg = SoftmaxAttentionRegressor(scale, random_state=0).fit(X, y)
+        # The layer's output and its linear limit are least squares'...
+        assert np.abs(reg.predict(X_new) - lin.predict(X_new)).max() < 0.05 * spread
+        np.testing.assert_allclose(reg.coef_, lin.coef_, rtol=0.05)
+        # ... on new rows and on the training rows.
+        assert np.abs(reg.predict(X) - lin.predict(X)).max() < 0.05 * spread
+
+
+def test_paper_setting_small_scale_is_within_a_quarter_of_least_squares():
+    ratios = []
+    for seed in (0, 1):
+        X, y, M, cov = make_gaussian_regression(500, 10, 20, random_state=seed, return_truth=True)
+        lin = LinearRegression().fit(X, y)
+        reg = SoftmaxAttentionRegressor(0.01, random_state=0).fit(X, y)
+        ratios.append(excess_risk(reg, M, cov) / excess_risk(lin, M, cov))
+    assert max(ratios) < 1.25
+
+
 def test_early_stopping_keeps_the_best_validation_score(data):
     X, Y = data
     reg = SoftmaxAttentionRegressor(early_stopping=True, max_iter=50, random_state=0).fit(X, Y)
@@ -319,3 +367,13 @@ def test_partial_fit_carries_the_adam_state_over(data):
     assert reg._optimizer.t == 6
     refit = clone(reg).fit(X, Y)  # fit starts a fresh optimizer
     assert refit._optimizer.t == 4 * refit.n_iter_
+
+
+def test_predictions_do_not_depend_on_the_units_of_the_features():
+    """Columns in units from 1e-3 to 1e3 (and far from 0) fit as the original ones."""
+    X, y = make_gaussian_regression(200, 5, 1, random_state=0)
+    units = np.logspace(-3, 3, 5)
+    reg = SoftmaxAttentionRegressor(0.5, random_state=0).fit(X, y)
+    scaled = SoftmaxAttentionRegressor(0.5, random_state=0).fit(X * units + 1e4, y)
+    np.testing.assert_allclose(scaled.predict(X[:20] * units + 1e4), reg.predict(X[:20]),
+                               rtol=1e-6, atol=1e-6 * np.std(y))

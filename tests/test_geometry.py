@@ -4,7 +4,7 @@ import pytest
 from sklearn_softattn._geometry import (
     EIGENVALUE_FLOOR,
     renormalize,
-    to_whitened,
+    change_basis,
     weighted_covariance,
     whitening,
 )
@@ -16,9 +16,20 @@ def test_whitening_whitens_and_inverts():
     Xc = X - X.mean(axis=0)
     cov = weighted_covariance(Xc, np.ones(300))
     W, W_inv = whitening(cov)
-    np.testing.assert_allclose(W @ cov @ W, np.eye(4), atol=1e-10)
+    np.testing.assert_allclose(W.T @ cov @ W, np.eye(4), atol=1e-10)
     np.testing.assert_allclose(W @ W_inv, np.eye(4), atol=1e-10)
-    np.testing.assert_allclose(W, W.T)
+
+
+def test_whitening_does_not_depend_on_the_units_of_the_features():
+    """Columns scaled from 1e-6 to 1e6 whiten as accurately as equal ones."""
+    rng = np.random.default_rng(0)
+    Xc = rng.standard_normal((300, 4)) @ rng.standard_normal((4, 4))
+    Xc -= Xc.mean(axis=0)
+    units = np.logspace(-6, 6, 4)
+    W, W_inv = whitening(weighted_covariance(Xc, np.ones(300)))
+    W_u, W_inv_u = whitening(weighted_covariance(Xc * units, np.ones(300)))
+    np.testing.assert_allclose((Xc * units) @ W_u, Xc @ W, atol=1e-10)
+    np.testing.assert_allclose(W_inv_u @ W_u, np.eye(4), atol=1e-10)
 
 
 def test_weighted_covariance_equals_repeated_rows():
@@ -47,7 +58,11 @@ def test_singular_covariance_is_floored(case):
     cov = weighted_covariance(Xc, np.ones(len(X)))
     W, W_inv = whitening(cov)
     assert np.all(np.isfinite(W)) and np.all(np.isfinite(W_inv))
-    eig = np.linalg.eigvalsh(W_inv @ W_inv)
+    # The floor is on the correlation matrix: the covariance in units of the
+    # columns' standard deviations (1 for a constant column).
+    std = np.sqrt(np.diag(cov))
+    units = np.where(std > 0, std, 1)
+    eig = np.linalg.eigvalsh((W_inv.T @ W_inv) / np.outer(units, units))
     assert eig.min() >= EIGENVALUE_FLOOR * eig.max() * (1 - 1e-6)
     # Directions without variance map to (almost) nothing.
     assert np.abs(Xc @ W).max() < 1e3 * np.sqrt(len(X))
@@ -61,7 +76,7 @@ def test_renormalize_keeps_product_and_sets_norm():
     np.testing.assert_allclose(V2 @ K2.T, V @ K.T)
     P = rng.standard_normal((3, 3))
     K3, V3 = renormalize(K, V, 2.0, P)
-    assert np.linalg.norm(to_whitened(K3, V3, P)[0]) == pytest.approx(2.0)
+    assert np.linalg.norm(change_basis(K3, V3, P)[0]) == pytest.approx(2.0)
     np.testing.assert_allclose(V3 @ K3.T, V @ K.T)
 
 

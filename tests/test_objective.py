@@ -3,8 +3,9 @@ import itertools
 import numpy as np
 import pytest
 
+from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._geometry import weighted_covariance, whitening
-from sklearn_softattn._objective import Objective
+from sklearn_softattn._objective import Objective, leave_one_out
 
 
 def _objective(preconditioned, strength, weighted, seed=0):
@@ -16,8 +17,9 @@ def _objective(preconditioned, strength, weighted, seed=0):
     Xc = X - np.average(X, axis=0, weights=w)
     W, W_inv = whitening(weighted_covariance(Xc, w))
     Z, P = (Xc @ W, None) if preconditioned else (Xc, W_inv)
-    return Objective(Z=Z, Y=Y, weight=w, context=Z, context_weight=w,
-                     self_index=np.arange(n), strength=strength, P=P), rng
+    Zq, shift, Yq = leave_one_out(Z, Y, w, np.arange(n), w.sum(), w.sum())
+    return Objective(Z=Zq, Y=Yq, weight=w, context=Z, context_weight=w,
+                     self_index=np.arange(n), value_shift=shift, strength=strength, P=P), rng
 
 
 @pytest.mark.parametrize(
@@ -39,6 +41,39 @@ def test_rows_select_a_minibatch():
     K, V = rng.standard_normal((3, 3)), rng.standard_normal((2, 3))
     rows = np.array([1, 4, 5])
     sub = Objective(Z=f.Z[rows], Y=f.Y[rows], weight=f.weight[rows], context=f.context,
-                    context_weight=f.context_weight, self_index=f.self_index[rows])
+                    context_weight=f.context_weight, self_index=f.self_index[rows],
+                    value_shift=f.value_shift[rows])
     assert f(K, V, rows)[0] == pytest.approx(sub(K, V)[0])
     assert f(K, V, rows)[0] != pytest.approx(f(K, V)[0])
+
+
+@pytest.mark.parametrize("weights", ["none", "integer", "fractional"])
+@pytest.mark.parametrize("subsampled", [False, True])
+def test_leave_one_out_is_predict_refitted_without_the_row(weights, subsampled):
+    """The objective is, row by row, what predict gives when the row's unit of
+    weight is removed from the data: from the context and from both offsets."""
+    rng = np.random.default_rng(1)
+    n, d, q = 9, 3, 2
+    X = rng.standard_normal((n, d)) + 3
+    Y = rng.standard_normal((n, q)) - 2
+    w = {"none": np.ones(n), "integer": rng.integers(1, 4, n).astype(float),
+         "fractional": rng.uniform(0.2, 2.5, n)}[weights]
+    K, V = rng.standard_normal((d, d)) / 2, rng.standard_normal((q, d))
+    # A subsampled context: its rows give the feature offset, all rows the target's.
+    ctx = np.array([0, 2, 3, 5, 8]) if subsampled else np.arange(n)
+    self_index = np.full(n, -1)
+    self_index[ctx] = np.arange(len(ctx))
+    x_bar, y_bar = np.average(X[ctx], axis=0, weights=w[ctx]), np.average(Y, axis=0, weights=w)
+    Zq, shift, Yq = leave_one_out(X - x_bar, Y - y_bar, w, self_index, w[ctx].sum(), w.sum())
+    loss = Objective(Z=Zq, Y=Yq, weight=w, context=X[ctx] - x_bar, context_weight=w[ctx],
+                     self_index=self_index, value_shift=shift)(K, V)[0]
+
+    reference = 0.0
+    for i in range(n):
+        left = w.copy()
+        left[i] -= min(w[i], 1)
+        x_i = np.average(X[ctx], axis=0, weights=left[ctx])
+        y_i = np.average(Y, axis=0, weights=left)
+        pred = y_i + attention_forward((X[i] - x_i)[None], X[ctx] - x_i, K, V, left[ctx])[0]
+        reference += w[i] * np.sum((pred - Y[i]) ** 2) / 2
+    assert loss == pytest.approx(reference / w.sum(), rel=1e-12)
