@@ -5,7 +5,8 @@ Implements the structure-aware training of Goel, Soltanolkotabi and Bartlett,
 Preconditioning" (2026).
 """
 
+from ._cv import SoftmaxAttentionRegressorCV
 from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor
 
-__all__ = ["PAPER_BASELINE", "SoftmaxAttentionRegressor"]
+__all__ = ["PAPER_BASELINE", "SoftmaxAttentionRegressor", "SoftmaxAttentionRegressorCV"]
 __version__ = "0.1.0"

@@ -65,6 +65,19 @@ def _column_means(A, weights):
     return means
 
 
+def _positive_rows(X, Y, sample_weight, needed):
+    """The rows of positive weight (no copy when all are), at least ``needed`` of them."""
+    keep = sample_weight > 0
+    if not np.all(keep):
+        X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
+    if X.shape[0] < needed:
+        raise ValueError(
+            f"n_samples={X.shape[0]} with positive weight, but softmax attention "
+            f"needs at least {needed}: each training row attends over the others."
+        )
+    return X, Y, sample_weight
+
+
 @dataclass
 class _Problem:
     """A training problem in the solver's working coordinates, built once per fit.
@@ -111,8 +124,13 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
     estimator, which store the same fitted attributes.
     """
 
-    def _check_training_data(self, X, y, sample_weight, reset):
-        """Validated float arrays ``X``, 2-D ``Y`` and positive weights, and ``y.ndim``."""
+    def _check_training_data(self, X, y, sample_weight, reset, positive_only=True):
+        """Validated float arrays ``X``, 2-D ``Y`` and positive weights, and ``y.ndim``.
+
+        Rows of zero weight take no part in training and are dropped, unless
+        ``positive_only`` is False (the cross-validated estimator's folds index
+        all rows; it drops them per fold with :func:`_positive_rows`).
+        """
         X, y = validate_data(
             self, X, y, reset=reset, multi_output=True, y_numeric=True,
             dtype=[np.float64, np.float32],
@@ -121,17 +139,9 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
             sample_weight, X, dtype=X.dtype, ensure_non_negative=True
         )
         Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
-        # Rows of zero weight take no part in training: drop them once (without
-        # copying the data when there are none).
-        keep = sample_weight > 0
-        if not np.all(keep):
-            X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
-        needed = 2 if reset else 1  # the first fit's rows are also the context
-        if X.shape[0] < needed:
-            raise ValueError(
-                f"n_samples={X.shape[0]} with positive weight, but softmax attention "
-                f"needs at least {needed}: each training row attends over the others."
-            )
+        if positive_only:
+            # The first fit's rows are also the context: at least two.
+            X, Y, sample_weight = _positive_rows(X, Y, sample_weight, 2 if reset else 1)
         return X, Y, sample_weight, y.ndim
 
     def _store(self, K, V, problem, y_ndim):

@@ -1,12 +1,19 @@
-"""scikit-learn's estimator checks, for the default and for the paper's baseline."""
+"""scikit-learn's estimator checks, for the default, the paper's baseline and the CV estimator."""
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
+from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 
 
 @parametrize_with_checks(
-    [SoftmaxAttentionRegressor(), SoftmaxAttentionRegressor(**PAPER_BASELINE)]
+    [
+        SoftmaxAttentionRegressor(),
+        SoftmaxAttentionRegressor(**PAPER_BASELINE),
+        # A shorter path and fewer folds, as scikit-learn runs its own iterative
+        # estimators with fewer iterations in these checks.
+        SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0], alphas=[0.0, 10.0], cv=3,
+                                    max_iter=50),
+    ]
 )
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)

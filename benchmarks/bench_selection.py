@@ -1,0 +1,185 @@
+"""Model selection: linear baselines, generic regressors and the attention layer on 12 data sets.
+
+    pip install ".[benchmarks]"
+    python benchmarks/bench_selection.py                # the comparison table (README)
+    python benchmarks/bench_selection.py --path         # mean inner-CV score path per data set
+    python benchmarks/bench_selection.py --defaults     # candidate defaults of the base estimator
+
+Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the
+mean fit time of one fold, on data that ship with scikit-learn or statsmodels
+(nothing is downloaded) or are generated here. ``--only NAME,NAME`` restricts
+the data sets; ``--quick`` uses 2 folds and the first 3 data sets (a smoke run).
+"""
+
+import argparse
+import sys
+import time
+import warnings
+
+import numpy as np
+from sklearn.compose import TransformedTargetRegressor
+from sklearn.datasets import load_diabetes, make_friedman1, make_friedman2, make_friedman3
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LinearRegression, RidgeCV
+from sklearn.model_selection import KFold, cross_validate
+from sklearn.neural_network import MLPRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn._attention import attention_forward
+from sklearn_softattn.datasets import make_gaussian_regression
+
+
+def _linear(badly_scaled=False):
+    X, y = make_gaussian_regression(300, 10, 1, noise=1.0, random_state=0)
+    if badly_scaled:  # columns from 1e-3 to 1e3, and a large offset
+        X = X * np.logspace(-3, 3, X.shape[1]) + 1e4
+    return X, y
+
+
+def _attention_teacher():
+    """Targets from a sharp random attention layer over 200 fixed tokens."""
+    rng = np.random.default_rng(0)
+    d = 5
+    tokens = rng.standard_normal((200, d))
+    K = rng.standard_normal((d, d))
+    K *= 3 / np.linalg.norm(K)
+    V = rng.standard_normal((1, d))
+    X = rng.standard_normal((500, d))
+    y = attention_forward(X, tokens, K, V, np.ones(len(tokens)))[:, 0]
+    return X, y + 0.1 * y.std() * rng.standard_normal(len(y))
+
+
+def _statsmodels(name, target=None, subsample=None):
+    import statsmodels.api as sm
+
+    data = getattr(sm.datasets, name).load_pandas()
+    X, y = data.exog.select_dtypes("number").to_numpy(float), data.endog.to_numpy(float)
+    if target is not None:
+        X, y = target(data)
+    if subsample is not None and len(y) > subsample:
+        rows = np.random.default_rng(0).choice(len(y), subsample, replace=False)
+        X, y = X[rows], y[rows]
+    return X, y
+
+
+def _star98(data):
+    """Share of students above the national median maths score, from school features."""
+    endog = data.endog.to_numpy(float)
+    return data.exog.to_numpy(float), endog[:, 0] / endog.sum(axis=1)
+
+
+def _engel(data):
+    """Household food expenditure from income (one feature, heteroscedastic)."""
+    return data.endog.to_numpy(float)[:, None], data.exog.to_numpy(float)[:, 0]
+
+
+DATASETS = {
+    "linear": lambda: _linear(),
+    "linear, badly scaled": lambda: _linear(badly_scaled=True),
+    "friedman1": lambda: make_friedman1(600, noise=1.0, random_state=0),
+    "friedman2": lambda: make_friedman2(600, noise=10.0, random_state=0),
+    "friedman3": lambda: make_friedman3(600, noise=0.1, random_state=0),
+    "attention teacher": _attention_teacher,
+    "diabetes": lambda: load_diabetes(return_X_y=True),
+    "star98": lambda: _statsmodels("star98", _star98),
+    "fair": lambda: _statsmodels("fair", subsample=1500),
+    "engel": lambda: _statsmodels("engel", _engel),
+    "ccard": lambda: _statsmodels("ccard"),
+    "statecrime": lambda: _statsmodels("statecrime"),
+}
+
+
+def baselines(random_state=0):
+    return {
+        "LinearRegression": LinearRegression(),
+        "RidgeCV": make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13))),
+        "MLPRegressor": TransformedTargetRegressor(
+            make_pipeline(StandardScaler(),
+                          MLPRegressor((100,), max_iter=1000, random_state=random_state)),
+            transformer=StandardScaler(),
+        ),
+        "HistGradientBoosting": HistGradientBoostingRegressor(random_state=random_state),
+        "attention, defaults": SoftmaxAttentionRegressor(random_state=random_state),
+        "attention CV, defaults": SoftmaxAttentionRegressorCV(random_state=random_state),
+    }
+
+
+def evaluate(model, X, y, n_folds):
+    cv = KFold(n_folds, shuffle=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        res = cross_validate(model, X, y, cv=cv, return_estimator=True)
+    return res["test_score"].mean(), res["fit_time"].mean(), res["estimator"]
+
+
+def table(datasets, n_folds):
+    models = list(baselines())
+    print("| data set | n × d | " + " | ".join(models) + " |")
+    print("|---|---|" + "---|" * len(models))
+    for name in datasets:
+        X, y = DATASETS[name]()
+        cells, times, chosen = [], [], ""
+        for label, model in baselines().items():
+            score, fit_time, fitted = evaluate(model, X, y, n_folds)
+            cells.append(f"{score:.3f}")
+            times.append(fit_time)
+            if label.startswith("attention CV"):
+                chosen = ", ".join(f"{e.attention_scale_:.2g}/{e.alpha_:g}" for e in fitted)
+        print(f"| {name} | {X.shape[0]} × {X.shape[1]} | " + " | ".join(cells) + " |",
+              flush=True)
+        print(f"|   fit time (s) | | " + " | ".join(f"{t:.2f}" for t in times) + " |")
+        print(f"|   CV's choice per fold (scale/alpha): {chosen} |", flush=True)
+
+
+def path(datasets, n_folds):
+    """The CV estimator's inner score path on each data set, minus its least-squares end."""
+    cv_est = SoftmaxAttentionRegressorCV(alphas=(0.0, 0.1, 1.0, 10.0), random_state=0)
+    for name in datasets:
+        X, y = DATASETS[name]()
+        t = time.perf_counter()
+        cv_est.set_params(cv=KFold(n_folds, shuffle=True, random_state=0)).fit(X, y)
+        mean = cv_est.score_path_.mean(axis=-1)
+        print(f"{name}: chose scale {cv_est.attention_scale_:.3g}, alpha {cv_est.alpha_:g} "
+              f"({time.perf_counter() - t:.1f} s); R² at the least-squares end "
+              f"{mean[0].max():.3f}; gain over it (rows: scales, columns: alphas "
+              f"{cv_est.alphas_.tolist()}):")
+        for scale, row in zip(cv_est.attention_scales_, mean - mean[0, 0]):
+            print(f"  {scale:7.3f} " + " ".join(f"{v:+.3f}" for v in row))
+        sys.stdout.flush()
+
+
+def defaults(datasets, n_folds, scales=(0.1, 0.3, 1.0, 3.0), alphas=(0.0, 1.0, 10.0)):
+    """Mean CV R² of the base estimator over a grid of candidate defaults."""
+    print("| data set | " + " | ".join(f"{s:g}/{a:g}" for s in scales for a in alphas) + " |")
+    print("|---|" + "---|" * (len(scales) * len(alphas)))
+    for name in datasets:
+        X, y = DATASETS[name]()
+        lin = evaluate(LinearRegression(), X, y, n_folds)[0]
+        cells = [
+            evaluate(SoftmaxAttentionRegressor(s, alpha=a, random_state=0), X, y, n_folds)[0]
+            - lin
+            for s in scales for a in alphas
+        ]
+        print(f"| {name} | " + " | ".join(f"{c:+.3f}" for c in cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--path", action="store_true")
+    parser.add_argument("--defaults", action="store_true")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", default=None)
+    args = parser.parse_args()
+    names = list(DATASETS) if args.only is None else args.only.split(",")
+    n_folds = 5
+    if args.quick:
+        names, n_folds = names[:3], 2
+    if args.path:
+        path(names, n_folds)
+    elif args.defaults:
+        defaults(names, n_folds)
+    else:
+        table(names, n_folds)

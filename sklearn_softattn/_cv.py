@@ -1,0 +1,316 @@
+"""SoftmaxAttentionRegressorCV: the softmax's sharpness chosen by cross-validation.
+
+The path of attention scales starts at the least-squares end and sharpens step
+by step, each point warm-started from the last (as ``LassoCV`` follows the
+lasso's path from the empty model), so that "no better than least squares" is
+always among the candidates.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import check_scoring, get_scorer_names
+from sklearn.model_selection import check_cv
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.parallel import Parallel, delayed
+
+from ._estimator import SoftmaxAttentionRegressor, _AttentionLayerModel, _positive_rows
+from ._geometry import renormalize
+
+# The grid of attention scales when only its length is given: from nearly
+# linear attention (least squares) to a sharp, local smoother.
+SCALE_RANGE = (0.01, 10.0)
+
+
+def attention_scale_grid(attention_scales):
+    """The ascending grid of attention scales: a count, or the values themselves."""
+    if isinstance(attention_scales, Integral):
+        return np.geomspace(*SCALE_RANGE, num=attention_scales)
+    scales = np.asarray(attention_scales, dtype=float)
+    if scales.ndim != 1 or scales.size == 0 or not np.all(np.isfinite(scales) & (scales > 0)):
+        raise ValueError(
+            "attention_scales must be a positive int or a non-empty 1-D array of "
+            f"positive finite values; got {attention_scales!r}."
+        )
+    return np.unique(scales)  # sorted
+
+
+def scale_path(estimator, problem, scales, rng):
+    """Fit ``estimator`` along ascending ``scales``, each point from the last.
+
+    The first point starts from the estimator's initialization; every later
+    one from the previous parameters renormalized to its scale. ``alpha`` is
+    the estimator's. Yields, per scale, the raw ``(K, V)``, the
+    :class:`~sklearn_softattn._solvers.Progress` and whether it converged.
+    """
+    K = V = None
+    for scale in scales:
+        estimator.set_params(attention_scale=scale)
+        if K is None:
+            K, V = estimator._initial_params(problem, rng)
+        else:
+            K, V = renormalize(K, V, scale, problem.W_inv)
+        K, V, progress, converged = estimator._solve(
+            problem, K, V, rng, max_iter=estimator.max_iter, loss_curve=[]
+        )
+        yield K, V, progress, converged
+
+
+def _fold_scores(estimator, scorer, X, Y, sample_weight, y_ndim, train, test, scales, alphas):
+    """Validation scores (n_scales, n_alphas) of one fold: one problem, one path per alpha."""
+    rng = check_random_state(estimator.random_state)
+    problem = estimator._problem(*_positive_rows(X[train], Y[train], sample_weight[train], 2),
+                                 rng)
+    X_test, y_test = X[test], (Y[test, 0] if y_ndim == 1 else Y[test])
+    estimator.n_features_in_ = X.shape[1]
+    scores = np.empty((len(scales), len(alphas)))
+    for a, alpha in enumerate(alphas):
+        estimator.set_params(alpha=alpha)
+        for s, (K, V, _, _) in enumerate(scale_path(estimator, problem, scales, rng)):
+            estimator._store(K, V, problem, y_ndim)
+            scores[s, a] = scorer(estimator, X_test, y_test, sample_weight=sample_weight[test])
+    return scores
+
+
+class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
+    """Softmax attention regression with the sharpness chosen by cross-validation.
+
+    For every fold and every ``alpha``, the layer is fitted along a path of
+    increasing ``attention_scale`` (the Frobenius norm of the key-query matrix
+    in whitened coordinates, i.e. the softmax's sharpness): the first point is
+    nearly linear attention, which is least squares, and each later point is
+    warm-started from the previous one. The training problem of a fold
+    (centering, whitening, context) is built once and shared by all its path
+    points. The pair with the best mean validation score is refitted on all
+    the data, along the same path. Ties go to the smaller scale, so where the
+    data are linear the model stays least squares.
+
+    Parameters
+    ----------
+    attention_scales : int or array-like of shape (n_scales,), default=8
+        The path of attention scales. An int: that many values spaced
+        geometrically from 0.01 (least squares, for practical purposes) to 10
+        (a sharp, local smoother). An array: the values themselves, fitted in
+        increasing order.
+
+    alphas : array-like of shape (n_alphas,), default=(0.1, 1.0, 10.0)
+        Strengths of the balancing regularizer to try (ignored with
+        ``regularization=None``, which then tries only the first). A strong
+        balance keeps the layer close to its linear limit (for one target it
+        forces a rank-one key-query matrix); a weak one lets a sharp softmax
+        be nonlinear.
+
+    cv : int, cross-validation generator or iterable, default=5
+        Folds, as in :func:`sklearn.model_selection.check_cv` (``KFold``
+        without shuffling for an int).
+
+    scoring : str, callable or None, default=None
+        Validation score, as in :func:`sklearn.metrics.check_scoring`;
+        ``None`` is R² (the estimator's ``score``). Larger is better.
+
+    init, preconditioner, regularization, renormalize, solver, learning_rate, \
+batch_size, max_iter, tol, n_iter_no_change, max_context, fit_intercept
+        As in :class:`SoftmaxAttentionRegressor`; ``max_iter`` and ``tol``
+        apply to every point of the path.
+
+    random_state : int, RandomState instance or None, default=None
+        As in :class:`SoftmaxAttentionRegressor`; every fold and the refit
+        draw from the same seed.
+
+    n_jobs : int, default=None
+        Folds fitted in parallel (joblib), and threads of the refit and of
+        ``predict``. ``None`` means 1 unless in a :func:`joblib.parallel_config`
+        context.
+
+    verbose : int, default=0
+        Print the chosen point; above 1, the objective at every iteration of
+        the refit.
+
+    Attributes
+    ----------
+    attention_scale_ : float
+        The chosen attention scale.
+
+    alpha_ : float
+        The chosen regularization strength.
+
+    attention_scales_ : ndarray of shape (n_scales,)
+        The path of attention scales, increasing.
+
+    alphas_ : ndarray of shape (n_alphas,)
+        The regularization strengths tried.
+
+    score_path_ : ndarray of shape (n_scales, n_alphas, n_folds)
+        Validation score of every path point on every fold.
+
+    key_query_, value_, context_, context_weight_, x_offset_, y_offset_, \
+coef_, intercept_, n_iter_, loss_curve_
+        As in :class:`SoftmaxAttentionRegressor`, for the model refitted on all
+        the data; ``n_iter_`` and ``loss_curve_`` cover its whole path.
+
+    n_features_in_ : int
+        Number of features seen during fit.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit, when they are all strings.
+
+    See Also
+    --------
+    SoftmaxAttentionRegressor : The model with a fixed sharpness.
+    sklearn.linear_model.LassoCV : The same idea for the lasso's penalty.
+    sklearn.linear_model.RidgeCV : Ridge regression with built-in cross-validation.
+
+    Notes
+    -----
+    The cost is about ``n_folds * n_alphas`` fits along the path, plus one
+    refit along its start up to the chosen scale; warm starts make every point
+    after the first cheap. Fit on standardized targets or not: scores and the
+    regularizer do not depend on the scale of ``y``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_friedman1
+    >>> from sklearn_softattn import SoftmaxAttentionRegressorCV
+    >>> X, y = make_friedman1(n_samples=300, noise=1.0, random_state=0)
+    >>> reg = SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0, 3.0],
+    ...                                   alphas=[0.1], random_state=0).fit(X, y)
+    >>> float(reg.attention_scale_)
+    3.0
+    """
+
+    _parameter_constraints: dict = {
+        **{
+            name: constraint
+            for name, constraint in SoftmaxAttentionRegressor._parameter_constraints.items()
+            if name not in ("attention_scale", "alpha", "early_stopping",
+                            "validation_fraction", "warm_start")
+        },
+        "attention_scales": [Interval(Integral, 1, None, closed="left"), "array-like"],
+        "alphas": ["array-like"],
+        "cv": ["cv_object"],
+        "scoring": [StrOptions(set(get_scorer_names())), callable, None],
+    }
+
+    def __init__(
+        self,
+        attention_scales=8,
+        alphas=(0.1, 1.0, 10.0),
+        *,
+        cv=5,
+        scoring=None,
+        init="spectral",
+        preconditioner="covariance",
+        regularization="balance",
+        renormalize=True,
+        solver="gd",
+        learning_rate="auto",
+        batch_size="auto",
+        max_iter=200,
+        tol=1e-4,
+        n_iter_no_change=10,
+        max_context=2048,
+        fit_intercept=True,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.attention_scales = attention_scales
+        self.alphas = alphas
+        self.cv = cv
+        self.scoring = scoring
+        self.init = init
+        self.preconditioner = preconditioner
+        self.regularization = regularization
+        self.renormalize = renormalize
+        self.solver = solver
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
+        self.max_context = max_context
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _path_estimator(self, n_jobs=None):
+        """A :class:`SoftmaxAttentionRegressor` with the shared parameters."""
+        shared = {
+            name: getattr(self, name)
+            for name in SoftmaxAttentionRegressor._parameter_constraints
+            if name in self._parameter_constraints
+        }
+        shared.update(n_jobs=n_jobs, verbose=max(self.verbose - 1, 0))
+        return SoftmaxAttentionRegressor(**shared)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Choose the sharpness by cross-validation, then refit on all the data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Target values.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights, in training and in the validation scores.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        X, Y, sample_weight, y_ndim = self._check_training_data(
+            X, y, sample_weight, reset=True, positive_only=False
+        )
+        scales = attention_scale_grid(self.attention_scales)
+        alphas = np.asarray(self.alphas, dtype=float).ravel()
+        if alphas.size == 0 or not np.all(np.isfinite(alphas) & (alphas >= 0)):
+            raise ValueError(
+                f"alphas must be non-empty, finite and non-negative; got {self.alphas!r}."
+            )
+        if self.regularization is None:
+            alphas = alphas[:1]
+        y_split = Y[:, 0] if y_ndim == 1 else Y
+        folds = list(check_cv(self.cv, y_split).split(X, y_split))
+        scorer = check_scoring(self._path_estimator(), scoring=self.scoring)
+        scores = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fold_scores)(self._path_estimator(), scorer, X, Y, sample_weight,
+                                  y_ndim, train, test, scales, alphas)
+            for train, test in folds
+        )
+        self.score_path_ = np.stack(scores, axis=-1)
+        mean = self.score_path_.mean(axis=-1)
+        # argmax takes the first maximum: the smallest scale, then the smallest alpha.
+        best_scale, best_alpha = np.unravel_index(np.argmax(mean), mean.shape)
+        self.attention_scales_, self.alphas_ = scales, alphas
+        self.attention_scale_ = float(scales[best_scale])
+        self.alpha_ = float(alphas[best_alpha])
+        if self.verbose:
+            print(f"attention_scale_={self.attention_scale_:.4g}, alpha_={self.alpha_:.4g}, "
+                  f"mean validation score {mean[best_scale, best_alpha]:.6g}")
+
+        estimator = self._path_estimator(self.n_jobs).set_params(alpha=self.alpha_)
+        rng = check_random_state(self.random_state)
+        problem = estimator._problem(*_positive_rows(X, Y, sample_weight, 2), rng)
+        self.n_iter_, self.loss_curve_ = 0, []
+        for K, V, progress, converged in scale_path(
+            estimator, problem, scales[: best_scale + 1], rng
+        ):
+            self.n_iter_ += progress.n_iter
+            self.loss_curve_ += progress.loss_curve
+        if not converged:
+            warnings.warn(
+                f"SoftmaxAttentionRegressorCV: maximum iterations ({self.max_iter}) "
+                "reached before the stopping rule was met in the refit at "
+                f"attention_scale={self.attention_scale_:.4g}. Increase max_iter or tol.",
+                ConvergenceWarning,
+            )
+        self._store(K, V, problem, y_ndim)
+        return self
