@@ -155,7 +155,7 @@ coef_, intercept_, n_iter_, loss_curve_
     n_features_in_ : int
         Number of features seen during fit.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit, when they are all strings.
 
     See Also
