@@ -85,7 +85,7 @@ DATASETS = {
     "attention teacher": _attention_teacher,
     "diabetes": lambda: load_diabetes(return_X_y=True),
     "star98": lambda: _statsmodels("star98", _star98),
-    "fair": lambda: _statsmodels("fair", subsample=1500),
+    "fair": lambda: _statsmodels("fair", subsample=600),
     "engel": lambda: _statsmodels("engel", _engel),
     "ccard": lambda: _statsmodels("ccard"),
     "statecrime": lambda: _statsmodels("statecrime"),
@@ -151,7 +151,7 @@ def path(datasets, n_folds):
         sys.stdout.flush()
 
 
-def defaults(datasets, n_folds, scales=(0.1, 0.3, 1.0, 3.0), alphas=(0.0, 1.0, 10.0)):
+def defaults(datasets, n_folds, scales=(0.03, 0.1, 0.3, 1.0), alphas=(1.0, 10.0)):
     """Mean CV R² of the base estimator over a grid of candidate defaults."""
     print("| data set | " + " | ".join(f"{s:g}/{a:g}" for s in scales for a in alphas) + " |")
     print("|---|" + "---|" * (len(scales) * len(alphas)))
