@@ -98,7 +98,7 @@ def baselines(random_state=0):
         "RidgeCV": make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13))),
         "MLPRegressor": TransformedTargetRegressor(
             make_pipeline(StandardScaler(),
-                          MLPRegressor((100,), max_iter=1000, random_state=random_state)),
+                          MLPRegressor(max_iter=1000, random_state=random_state)),
             transformer=StandardScaler(),
         ),
         "HistGradientBoosting": HistGradientBoostingRegressor(random_state=random_state),
@@ -130,7 +130,7 @@ def table(datasets, n_folds):
                 chosen = ", ".join(f"{e.attention_scale_:.2g}/{e.alpha_:g}" for e in fitted)
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | " + " | ".join(cells) + " |",
               flush=True)
-        print(f"|   fit time (s) | | " + " | ".join(f"{t:.2f}" for t in times) + " |")
+        print("|   fit time (s) | | " + " | ".join(f"{t:.2f}" for t in times) + " |")
         print(f"|   CV's choice per fold (scale/alpha): {chosen} |", flush=True)
 
 

@@ -2,12 +2,12 @@
 
 The path of attention scales starts at the least-squares end and sharpens step
 by step, each point warm-started from the last (as ``LassoCV`` follows the
-lasso's path from the empty model), so that "no better than least squares" is
-always among the candidates.
+lasso's path from the empty model), so that least squares itself is always
+among the candidates.
 """
 
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import _fit_context
