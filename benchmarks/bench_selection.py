@@ -4,6 +4,7 @@
     python benchmarks/bench_selection.py                # the comparison table (README)
     python benchmarks/bench_selection.py --path         # mean inner-CV score path per data set
     python benchmarks/bench_selection.py --defaults     # candidate defaults of the base estimator
+    python benchmarks/bench_selection.py --linear-end   # the small-scale end on the paper's data
 
 Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the
 mean fit time of one fold, on data that ship with scikit-learn or statsmodels
@@ -29,7 +30,7 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._attention import attention_forward
-from sklearn_softattn.datasets import make_gaussian_regression
+from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 
 
 def _linear(badly_scaled=False):
@@ -166,10 +167,26 @@ def defaults(datasets, n_folds, scales=(0.03, 0.1, 0.3, 1.0), alphas=(1.0, 10.0)
         print(f"| {name} | " + " | ".join(f"{c:+.3f}" for c in cells) + " |", flush=True)
 
 
+def linear_end(scales=(0.001, 0.01, 0.1, 0.3, 1.0), seeds=(0, 1)):
+    """Excess risk of predict over least squares' on the paper's setting, against the scale."""
+    print("seed | " + " | ".join(f"attention_scale={s:g}" for s in scales))
+    for seed in seeds:
+        X, Y, M, cov = make_gaussian_regression(random_state=seed, return_truth=True)
+        least_squares = excess_risk(LinearRegression().fit(X, Y), M, cov)
+        ratios = []
+        for scale in scales:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                reg = SoftmaxAttentionRegressor(scale, random_state=0).fit(X, Y)
+            ratios.append(excess_risk(reg, M, cov) / least_squares)
+        print(f"{seed} | " + " | ".join(f"{r:.2f}×" for r in ratios), flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", action="store_true")
     parser.add_argument("--defaults", action="store_true")
+    parser.add_argument("--linear-end", action="store_true")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None)
     args = parser.parse_args()
@@ -177,7 +194,9 @@ if __name__ == "__main__":
     n_folds = 5
     if args.quick:
         names, n_folds = names[:3], 2
-    if args.path:
+    if args.linear_end:
+        linear_end()
+    elif args.path:
         path(names, n_folds)
     elif args.defaults:
         defaults(names, n_folds)

@@ -85,7 +85,7 @@ class _Problem:
 
     ``objective`` holds the leave-one-out queries, targets and context (its
     regularizer strength is set by the solver from ``alpha``); ``T`` maps
-    centered features to working coordinates and ``W = Σ̂^{-1/2}``.
+    centered features to working coordinates and ``W`` whitens them (``Wᵀ Σ̂ W = I``).
     """
 
     objective: Objective
@@ -618,7 +618,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         By default the context, offsets and covariance come from the training
         rows themselves (``fit``); ``partial_fit`` passes the stored ones, and
         its rows are then new queries. The solver works in coordinates
-        ``z = T (x - x̄)``: whitened (``T = Σ̂^{-1/2}``) with the covariance
+        ``z = Tᵀ (x - x̄)``: whitened (``T = W``) with the covariance
         preconditioner, centered raw features without; ``P`` maps them to
         whitened ones for the renormalization and the regularizer.
         """

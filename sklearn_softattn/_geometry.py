@@ -1,9 +1,11 @@
 """The geometry of the problem: covariance preconditioner and renormalization.
 
 The covariance preconditioner multiplies the gradients by ``Σ̂⁻¹``. It is
-implemented as gradient descent in whitened coordinates ``z = W (x - x̄)`` with
-``W = Σ̂^{-1/2}``: a plain gradient step there is a ``Σ̂⁻¹``-preconditioned
-step in raw coordinates.
+implemented as gradient descent in whitened coordinates ``z = Wᵀ (x - x̄)``
+with ``W Wᵀ = Σ̂⁻¹``: a plain gradient step there is a ``Σ̂⁻¹``-preconditioned
+step in raw coordinates. (Any such ``W`` will do: whitened coordinates are
+defined up to a rotation, which changes neither ``||K||_F`` nor the
+regularizer.)
 """
 
 import numpy as np
