@@ -52,9 +52,13 @@ _BLOCK_ELEMENTS = 2**18
 _FUSED_MAX_RANK = 2
 
 
-def _block_slices(n_queries, n_context):
-    """Consecutive query slices whose score matrices hold ~_BLOCK_ELEMENTS."""
-    step = max(1, _BLOCK_ELEMENTS // max(n_context, 1))
+def _block_slices(n_queries, n_context, n_threads=1):
+    """Consecutive query slices whose score matrices hold at most ~_BLOCK_ELEMENTS,
+    and, with several threads, at least two per thread when there are enough queries."""
+    step = _BLOCK_ELEMENTS // max(n_context, 1)
+    if n_threads > 1:
+        step = min(step, -(-n_queries // (2 * n_threads)))
+    step = max(step, 1)
     return [slice(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
 
 
@@ -101,14 +105,15 @@ def _map_blocks(fn, n_queries, n_context, n_jobs=None):
     process takes a core. Callers limit BLAS to one thread (the limit is
     process-wide, so it holds in the pool threads too).
     """
-    blocks = _block_slices(n_queries, n_context)
+    n_threads = _n_threads(n_jobs)
+    blocks = _block_slices(n_queries, n_context, n_threads)
     claims = itertools.count()  # next() on it is atomic under the GIL
 
     def work():
         while (i := next(claims)) < len(blocks):
             fn(blocks[i])
 
-    n_threads = min(_n_threads(n_jobs), len(blocks))
+    n_threads = min(n_threads, len(blocks))
     helpers = [_helpers(n_threads - 1).submit(work) for _ in range(n_threads - 1)]
     work()
     for helper in helpers:
