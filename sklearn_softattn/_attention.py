@@ -14,10 +14,9 @@ Cost. The (queries x context) matrices are the whole cost: everything else is
 O((n + m) d²). The kernel passes over them as few times as the math allows
 (see :func:`attention_loss_grad`): the token multiplicities are folded into
 the product that reads the exponentiated scores, so are the row sums, and the
-softmax is never normalized in place. Queries are processed in blocks of about
-``_BLOCK_ELEMENTS`` scores, small enough to stay in a core's cache between
-passes; a thread holds at most two such blocks (one for a single target),
-whatever the number of queries.
+softmax is never normalized in place. Queries are processed in blocks of at
+most ``_BLOCK_ELEMENTS`` scores; a thread holds at most two such blocks (one
+for a single target), whatever the number of queries.
 
 Threads. Blocks are shared out among ``n_jobs`` threads (numpy releases the
 GIL), from one thread pool per process: starting a joblib pool took ~10 ms
