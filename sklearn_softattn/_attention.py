@@ -127,9 +127,7 @@ def _self_log_ratio(context_weight, self_index):
     """
     own = context_weight[np.maximum(self_index, 0)]
     with np.errstate(divide="ignore"):
-        return np.where(self_index >= 0, np.log(np.maximum(own - 1, 0) / own), 0).astype(
-            context_weight.dtype
-        )
+        return np.where(self_index >= 0, np.log(np.maximum(own - 1, 0) / own), 0)
 
 
 def _exp_scores(Zq, KZc, self_index=None, self_log_ratio=None):
