@@ -291,8 +291,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     n_jobs : int, default=None
         Threads over blocks of queries, in training and in ``predict``
         (numpy releases the GIL; each thread then uses one BLAS thread).
-        ``None`` means 1 unless in a :func:`joblib.parallel_config` context;
-        -1 means all processors. Results do not depend on it.
+        ``None`` means as many as scikit-learn's OpenMP estimators (such as
+        ``HistGradientBoostingRegressor``) would use: all cores, unless
+        limited by ``OMP_NUM_THREADS``, :func:`threadpoolctl.threadpool_limits`
+        or a joblib worker process (so ``GridSearchCV(n_jobs=2)`` runs one
+        thread per fit, not two). -1 means all processors. Results do not
+        depend on it.
 
     verbose : int, default=0
         Print the objective at every iteration.
