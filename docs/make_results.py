@@ -3,14 +3,17 @@
     python docs/make_results.py
 
 runs, from the repository root, exactly the commands quoted in the README's
-results section (the main job and the three examples, about 10 minutes on 2
-cores), keeps their printed output in docs/results/, writes the figures into
-docs/images/ and replaces the README's text between the results markers with
-the numbers they printed. Nothing is typed by hand.
+results section (the main job, the three examples and the sensitivity benchmark,
+about 30 minutes on 2 cores), keeps their printed output in docs/results/,
+writes the figures into docs/images/ and replaces the README's text between the
+results markers, and the summary near its top, with the numbers they printed.
+Nothing is typed by hand.
 
     python docs/make_results.py --from-saved
+    python docs/make_results.py --only main paper_reproduction
 
-only rewrites that section from the outputs kept in docs/results/.
+rewrite those parts from the outputs kept in docs/results/ (all of them, or all
+but the named commands, which are rerun).
 """
 
 import os
@@ -34,14 +37,25 @@ EXAMPLE = "SOFTATTN_EXAMPLES_OUTPUT=docs/images python examples/{}"
 EXAMPLE_REPRO = EXAMPLE.format("plot_paper_reproduction.py")
 EXAMPLE_COMPUTE = EXAMPLE.format("plot_data_and_compute.py")
 EXAMPLE_BASELINES = EXAMPLE.format("plot_linear_baselines.py")
+SENSITIVITY = "python benchmarks/bench_paper_sensitivity.py"
 
 
-FROM_SAVED = "--from-saved" in sys.argv[1:]
+def _rerun():
+    """Names of the commands to rerun; None for all."""
+    args = sys.argv[1:]
+    if "--from-saved" in args:
+        return set()
+    if "--only" in args:
+        return set(args[args.index("--only") + 1:])
+    return None
+
+
+RERUN = _rerun()
 
 
 def run(command, name, cwd=ROOT):
     """Run a quoted command (from the repository root by default) and keep its output."""
-    if FROM_SAVED:
+    if RERUN is not None and name not in RERUN:
         return (RESULTS / f"{name}.txt").read_text().split("\n", 1)[1]
     env = dict(os.environ, SOFTATTN_EXAMPLES_OUTPUT=str(IMAGES), MPLBACKEND="Agg")
     env.pop("SOFTATTN_EXAMPLES_QUICK", None)

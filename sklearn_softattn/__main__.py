@@ -306,6 +306,12 @@ def claims(result, *, key="excess"):
     ]
 
 
+def progress(method_result, count):
+    """Units of ``count`` each fit of a method actually ran (whole epochs for SGD)."""
+    per_iteration = method_result["updates_per_iteration"] if count == "updates" else 1
+    return [it * per_iteration for it in method_result["max_iter"]]
+
+
 def counting_note(result):
     """What the checkpoints count, and the iterations each minibatch method ran."""
     cfg = result["config"]
@@ -335,7 +341,8 @@ def plot_results(result, path):
         return None
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, res in result["methods"].items():
-        ax.plot(result["checkpoints"], res["excess"], marker="o", ms=3, label=name)
+        ax.plot(progress(res, result["config"]["count"]), res["excess"], marker="o", ms=3,
+                label=name)
     ax.axhline(result["least_squares"], color="k", ls="--", lw=1, label="least squares")
     ax.set(xscale="log", yscale="log", xlabel=f"{result['config']['count']} m",
            ylabel="excess risk  ½E‖f(x) − Mx‖²")
