@@ -205,10 +205,10 @@ def summary(claims, verdicts):
     lines += [f"- {claim} {text}: {'; '.join(measured[claim])};" for claim, text in CLAIMS.items()]
     lines += [
         "",
-        "and over five seeds, three condition numbers, two random-start scales, a grid of SGD "
-        "learning rates and both ways of counting progress (see "
-        "[the readings the paper leaves open](#how-the-claims-depend-on-the-readings)), each "
-        "claim held under these readings (for (c), at each seed's best SGD learning rate):",
+        "and across the seeds, condition numbers, random-start scales, SGD learning rates and "
+        "both ways of counting progress of "
+        "[the sensitivity benchmark](#how-the-claims-depend-on-the-readings), each claim held "
+        "under these readings (for (c), at each seed's best SGD learning rate):",
         "",
     ]
     lines += [f"- {line}" for line in verdicts.splitlines()]
@@ -247,11 +247,12 @@ where one long run is at that point. It took {seconds} s.
 
 `m` counts parameter updates, the reading closest to the paper's "iterations": the paper
 compares the two methods iteration by iteration, and an iteration of either is one update of
-`(K, V)`. In the estimator, an `sgd` iteration is an epoch: minibatches of 200 of the 500 rows,
-3 updates. `python -m sklearn_softattn --count passes` counts passes over the training data
-instead (full-gradient equivalents: one per `gd` iteration, one per SGD epoch), which compares
-the methods at equal compute and gives plain SGD 3 times the epochs; an epoch is one pass for
-both solvers, so this is also the count in epochs. The main job's own note:
+`(K, V)`. In the estimator an `sgd` iteration is an epoch of several minibatches (the note
+below says how many). `python -m sklearn_softattn --count passes` counts passes over the
+training data instead (full-gradient equivalents: one per `gd` iteration, one per SGD epoch),
+which compares the methods at equal compute and gives plain SGD one epoch per `gd` iteration;
+an epoch is one pass for both solvers, so this is also the count in epochs. The main job's
+own note:
 
 ```
 {counting}
@@ -295,7 +296,7 @@ takes, for each seed, the rate that did best on the test excess (the reading mos
 to SGD). The random start "targets" is the estimator's `init="random"` (`V` at the targets'
 scale, like LeCun's initialization); "unit" has i.i.d. N(0, 1) entries in `K` and `V`, as
 initializers that ignore the fan-in do, and is measured at cond 30 only (to keep the run near
-15 minutes). Plain SGD runs in float32 to halve the run time: {sens[control]}
+15 minutes). Plain SGD runs in float32 to cut the run time: {sens[control]}
 
 (a) and (b):
 
@@ -332,9 +333,9 @@ this range the local slope of `n⁻² log⁶ n`, `−2 + 6 / ln n`, stays near �
 the figure cannot tell the bound from `1/n`, and an upper bound is not contradicted by an excess
 that falls faster. `predict` adds the finite context's smoothing error, which the bound does
 not cover; `coef_` is the quantity it is about. The m panel speaks to the optimization term
-only: n is fixed, so the statistical term is a constant floor; the spectral start begins
-within a small factor of that floor, so its fitted μ rests on a gap near the Monte-Carlo noise,
-while the random start shows the geometric decay. It cannot speak to the statistical term.
+only: n is fixed, so the statistical term is a constant floor; the spectral start begins near
+that floor, so its curve has little optimization error left to show, while the random start
+shows the decay of `μ^m`. It cannot speak to the statistical term.
 
 ![Excess risk against n and against m](docs/images/data_and_compute.png)
 

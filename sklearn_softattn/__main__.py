@@ -15,7 +15,7 @@ pass for both solvers. A minibatch method runs whole epochs: at each
 checkpoint, the number of epochs nearest to it.
 
 Every checkpoint is its own fit from the same seed with ``max_iter`` set to the
-checkpoint (``tol=0`` and ``n_iter_no_change=max_iter``, so no run stops
+iterations the checkpoint counts (``tol=0`` and ``n_iter_no_change=max_iter``, so no run stops
 early). Fits are deterministic, so this is exactly the state of one long run
 after that many iterations. ``warm_start`` would be cheaper but not exact: the
 ``gd`` step size (which a long run may have halved) restarts at every fit, and
@@ -195,8 +195,8 @@ def run_experiment(
     Returns
     -------
     dict
-        ``"config"`` (the arguments), ``"iterations"`` (the checkpoints, in
-        units of ``count``), ``"least_squares"`` (its Monte-Carlo excess
+        ``"config"`` (the arguments), ``"checkpoints"`` (in units of
+        ``count``), ``"least_squares"`` (its Monte-Carlo excess
         risk), ``"least_squares_exact"`` (its exact excess risk), and per
         method name: ``"max_iter"`` (the estimator's iterations run for each
         checkpoint), ``"updates_per_iteration"``, ``"excess"`` (Monte-Carlo
@@ -208,17 +208,18 @@ def run_experiment(
     """
     start = time.perf_counter()
     methods = METHODS if methods is None else methods
-    iterations = checkpoints_up_to(max_iter, checkpoints)
+    budgets = checkpoints_up_to(max_iter, checkpoints)
     X, y, M, covariance = make_gaussian_regression(
         n_samples, n_features, n_targets, noise=noise,
         condition_number=condition_number, random_state=seed, return_truth=True,
     )
     ls = LinearRegression().fit(X, y)
-    runs = {name: [iterations_for(it, params, n_samples, count) for it in iterations]
+    runs = {name: [iterations_for(b, params, n_samples, count) for b in budgets]
             for name, params in methods.items()}
 
     # Each distinct run once, longest first, so that the parallel workers finish together.
-    jobs = sorted({(name, it) for name, its in runs.items() for it in its}, key=lambda j: -j[1])
+    jobs = sorted({(name, it) for name, its in runs.items() for it in its},
+                  key=lambda job: (-job[1], job[0]))
     scores = Parallel(n_jobs=n_jobs)(
         delayed(_fit_and_score)(
             methods[name], X, y, M, covariance, it, seed, keep_curve=it == runs[name][-1]
@@ -243,7 +244,7 @@ def run_experiment(
         "config": dict(n_samples=n_samples, n_features=n_features, n_targets=n_targets,
                        max_iter=max_iter, noise=noise, condition_number=condition_number,
                        seed=seed, count=count),
-        "checkpoints": iterations,
+        "checkpoints": budgets,
         "least_squares": excess_risk(ls, M, covariance, n_samples=N_TEST, random_state=seed + 1),
         "least_squares_exact": linear_excess_risk(ls.coef_, ls.intercept_, M, covariance),
         "methods": results,
@@ -265,10 +266,10 @@ def format_table(result, *, key="excess"):
     last column is the measured rate ``μ`` of the training objective, per unit
     of the result's count.
     """
-    iterations = result["checkpoints"]
-    header = ["method"] + [f"m={it}" for it in iterations] + ["rate μ"]
+    checkpoints = result["checkpoints"]
+    header = ["method"] + [f"m={it}" for it in checkpoints] + ["rate μ"]
     ls = result["least_squares" if key == "excess" else "least_squares_exact"]
-    rows = [["least squares (reference)"] + [f"{ls:.4g}"] * len(iterations) + ["–"]]
+    rows = [["least squares (reference)"] + [f"{ls:.4g}"] * len(checkpoints) + ["–"]]
     for name, res in result["methods"].items():
         rate = "–" if math.isnan(res["rate"]) else f"{res['rate']:.4f}"
         rows.append([name] + [f"{v:.4g}" for v in res[key]] + [rate])
@@ -398,9 +399,11 @@ def main(argv=None):
     print(format_table(result))
     print("\nExcess risk of the linear limit coef_ (exact):\n")
     print(format_table(result, key="linear_excess"))
-    print(f"\nrate μ: per {COUNTS[args.count][0]}; exp(slope) of a least-squares fit of "
-          "log(L_t − L_final) against t, L_t the training\nobjective after iteration t, "
-          "over t ≤ T/2 while the gap exceeds 1% of its first value ('–': flat curve).")
+    per_epoch = " (an SGD epoch's rate to the power 1/updates per epoch)" * (
+        args.count == "updates")
+    print(f"\nrate μ: per {COUNTS[args.count][0]}{per_epoch}; exp(slope) of a least-squares "
+          "fit of log(L_t − L_final) against t,\nL_t the training objective after iteration "
+          "t, over t ≤ T/2 while the gap exceeds 1% of its first value ('–': flat curve).")
     if set(METHODS) <= set(result["methods"]):
         for key, what in [("excess", "predict"), ("linear_excess", "linear limit coef_")]:
             print(f"\nThe paper's claims, on the excess risk of {what}:")
