@@ -176,7 +176,7 @@ def sensitivity_sections(out):
         "c_linear": section(out.split("excess risk of linear limit coef_:", 1)[1],
                             "| cond | start | counted in"),
         "verdicts": section(out, "Readings under which each claim held:").split("\n", 1)[1],
-        "control": section(out, "Control,"),
+        "control": section(out, "Control,", "Done in"),
         "seconds": re.search(r"Done in (\d+) s", out)[1],
     }
 
@@ -195,7 +195,7 @@ def summary(claims, verdicts):
     measured = {}
     for claim, title, _, ratio, held in claims:
         measured.setdefault(claim, []).append(
-            f"{ratio}× on {title}{'' if held == 'held' else ', not held'}")
+            f"{ratio}× on {title} ({'held' if held == 'held' else 'not held'})")
     lines = [
         "What reproduces and what does not, as measured (commands, tables and figures under "
         "[Results](#results); the paper's \"iterations\" read as parameter updates). On the "
@@ -295,8 +295,8 @@ varies each ({sens[seconds]} s). {sens[header]} The SGD learning rates form a gr
 takes, for each seed, the rate that did best on the test excess (the reading most favourable
 to SGD). The random start "targets" is the estimator's `init="random"` (`V` at the targets'
 scale, like LeCun's initialization); "unit" has i.i.d. N(0, 1) entries in `K` and `V`, as
-initializers that ignore the fan-in do, and is measured at cond 30 only (to keep the run near
-15 minutes). Plain SGD runs in float32 to cut the run time: {sens[control]}
+initializers that ignore the fan-in do, and is measured at cond 30 only (to bound the run
+time). Plain SGD runs in float32 to cut the run time: {sens[control]}
 
 (a) and (b):
 
