@@ -1,6 +1,6 @@
 """How the paper's three claims depend on the readings the paper leaves open.
 
-Run: python benchmarks/bench_paper_sensitivity.py   (10–20 minutes on 2 cores)
+Run: python benchmarks/bench_paper_sensitivity.py   (about 15 minutes on 2 idle cores)
 
 On the paper's data (:func:`~sklearn_softattn.datasets.make_gaussian_regression`,
 n = 500, d = 10, q = 20, noise 0.5) for covariance condition numbers 1, 30 and

@@ -43,7 +43,16 @@ def test_reads_the_main_jobs_tables_and_claims(make_results, tmp_path, capsys, m
     assert [r[:2] for r in rows] == [(c, t) for t in ["predict", "linear limit"]
                                      for c in ["(a)", "(b)", "(c)"]]
     assert all(r[4] in {"held", "NOT held"} for r in rows)
-    text = make_results.summary(rows, "(a) on predict: held on every seed: cond 1")
+    c_table = ("| cond | start | counted in | SGD epochs | lr=0.01 | lr=0.03 | best lr |\n"
+               "|---|---|---|---|---|---|---|\n"
+               "| 300 | targets | updates | 667 | 2.44 [1.96–48.9] 2/5 | 1.2 [1–2] 0/5 "
+               "| 1.2 [1–2] 0/5 |\n"
+               "| 30 | unit | passes | 2000 | 1 [1–1] 0/5 | 12 [11–14] 5/5 | 1 [1–1] 0/5 |")
+    assert make_results.fixed_rate_holds(c_table) == (
+        "cond 300 targets start updates lr=0.01 (2/5), cond 30 unit start passes lr=0.03 (5/5)")
+    text = make_results.summary(rows, "(a) on predict: held on every seed: cond 1",
+                                {"predict": c_table})
+    assert "- (c) on predict: cond 300 targets start updates lr=0.01 (2/5)" in text
     for claim in ["(a)", "(b)", "(c)"]:
         assert f"- {claim} " in text
     assert "- (a) on predict: held on every seed: cond 1" in text
