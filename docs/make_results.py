@@ -313,8 +313,9 @@ latter, which is why both are shown.
     {SENSITIVITY}
 
 One seed, one learning rate and one way of counting are readings we chose; this benchmark
-varies each (it took {sens[seconds]} s of wall time here). {sens[header]} The SGD learning rates form a grid; "best lr"
-takes, for each seed, the rate that did best on the test excess (the reading most favourable
+varies each (it took {sens[seconds]} s of wall time here).
+{sens[header]}
+The SGD learning rates form a grid; "best lr" takes, for each seed, the rate that did best on the test excess (the reading most favourable
 to SGD). The random start "targets" is the estimator's `init="random"` (`V` at the targets'
 scale, like LeCun's initialization); "unit" has i.i.d. N(0, 1) entries in `K` and `V`, as
 initializers that ignore the fan-in do, and is measured at cond 30 only (to bound the run
@@ -351,8 +352,8 @@ of this README.
 The paper bounds the linear limit's excess risk by `μ^m` (optimization) plus a statistical
 term (`n⁻² log⁶ n`). The n panel speaks to the statistical term only where the optimization
 term is negligible at the stopping point, and only to its slope over n ≤ `max_context`: over
-this range the local slope of `n⁻² log⁶ n`, `−2 + 6 / ln n`, stays near −1 (printed above), so
-the figure cannot tell the bound from `1/n`, and an upper bound is not contradicted by an excess
+this range the local slope of `n⁻² log⁶ n`, `−2 + 6 / ln n`, stays near −1 (printed above),
+so the figure cannot tell the bound from `1/n`, and an upper bound is not contradicted by an excess
 that falls faster. `predict` adds the finite context's smoothing error, which the bound does
 not cover; `coef_` is the quantity it is about. The m panel speaks to the optimization term
 only: n is fixed, so the statistical term is a constant floor; the spectral start begins near
