@@ -1,102 +1,401 @@
-"""Speed and memory of one full-batch iteration, against plain numpy.
+"""Cost of one full-batch iteration, against the same layer in PyTorch.
 
-Run: python benchmarks/bench_iteration.py
+Run: python benchmarks/bench_iteration.py [--rounds N] [--blocks] [--memory]
 
-Speed: one gradient-descent iteration of SoftmaxAttentionRegressor (the
-paper's setting, n=500, d=10, q=20) against a plain numpy implementation of
-the same math (full n x n score matrix, leave-one-out mask, analytic
-gradient, fixed step), timed in the same run; the ratio is what counts on a
-shared machine.
+Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its
+default settings (everything a fit does per iteration: loss and gradient,
+regularizer, step test and any step halving, renormalization; threads as by
+default) against the same layer written in PyTorch: leave-one-out mask,
+value shift, squared loss, autograd, a plain gradient step, all of PyTorch's
+threads, same dtype. Ours is ``(fit(k + 1 iterations) - fit(1)) / k``; each
+round times both sides back to back, and the table shows each side's best
+round, so the ratio compares the two within one run. Shapes: the paper's
+(n=500, d=10, q=20), then n=2000, and n=20000 over the default context of
+2048 tokens.
 
-Memory: peak memory traced by tracemalloc for one loss-and-gradient pass at
-n=20 000 queries, m=2 048 context tokens, d=20, against the size of a single
-full n x m float64 score matrix (which the blocked kernel never allocates).
+Also printed per shape: the kernel passes per iteration (loss-and-gradient
+evaluations, one more per step halving), the passes over each (block x
+context) matrix per evaluation, and how close an iteration comes to the
+machine's own rates measured in the same run: the time its exponentials and
+matrix products over the score matrix would take at the rates of ``np.exp``
+and of a large matrix product, on all cores, as a fraction of the time taken.
+
+PyTorch is optional (``pip install ".[benchmarks]"``); without it the script
+says so and prints our side only.
+
+``--blocks``: time one loss-and-gradient pass against the block size.
+``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
+``--steps [FIGURE]``: passes to the stopping rule and to the same objective,
+gd's step rule against the halve-only rule, on the paper's setting and on
+make_friedman1; with FIGURE, the loss curves against passes (matplotlib).
+``--grid``: GridSearchCV over the estimator at default n_jobs, with the
+search sequential and on two processes, against the estimator on one thread.
 """
 
+import argparse
+import os
 import time
 import tracemalloc
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_softattn import SoftmaxAttentionRegressor
+from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _objective, _solvers
 from sklearn_softattn._attention import attention_loss_grad
 from sklearn_softattn.datasets import make_gaussian_regression
 
+try:
+    import torch
+except ImportError:
+    torch = None
 
-def plain_numpy_iteration(Z, Y, K, V, lr):
-    """Leave-one-out softmax attention: loss, gradient and one step, unblocked."""
-    n = len(Z)
-    S = Z @ K @ Z.T
-    np.fill_diagonal(S, -np.inf)
-    S -= S.max(axis=1, keepdims=True)
-    A = np.exp(S)
-    A /= A.sum(axis=1, keepdims=True)
-    U = Z @ V.T
-    R = A @ U - Y
-    loss = 0.5 * np.mean(np.sum(R * R, axis=1))
-    grad_V = R.T @ (A @ Z) / n
-    P = R @ U.T
-    G = A * (P - (A * P).sum(axis=1, keepdims=True)) / n
-    grad_K = Z.T @ G @ Z
-    return loss, K - lr * grad_K, V - lr * grad_V
+SHAPES = [  # n, d, q, context size (None: all rows)
+    (500, 10, 20, None),
+    (2000, 10, 20, None),
+    (2000, 20, 1, None),
+    (20000, 20, 1, 2048),
+]
 
 
-def best_of(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+def cpu_busy():
+    """(total busy CPU seconds of the machine, of this process) so far."""
+    with open("/proc/stat") as f:
+        fields = [float(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    ticks = os.sysconf("SC_CLK_TCK")
+    own = os.times()
+    return (sum(fields[:8]) - idle) / ticks, own.user + own.system
 
 
-def bench_speed(n=500, d=10, q=20, iters=200, repeat=5):
+class Load:
+    """Cores kept busy by other processes while the block runs."""
+
+    def __enter__(self):
+        self.start, self.wall = cpu_busy(), time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        (total, own), (total0, own0) = cpu_busy(), self.start
+        self.others = max(0.0, (total - total0) - (own - own0)) / (time.perf_counter() - self.wall)
+
+
+def problem(n, d, q, m, dtype):
     X, y = make_gaussian_regression(n, d, q, random_state=0)
+    return X.astype(dtype), y.astype(dtype)
 
+
+def time_ours(X, y, m, iters):
+    """Seconds per iteration of a default fit, and kernel passes per iteration."""
     def fit(max_iter):
+        reg = SoftmaxAttentionRegressor(max_iter=max_iter, tol=0, random_state=0,
+                                        max_context=2048 if m else None)
+        start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            SoftmaxAttentionRegressor(max_iter=max_iter, tol=0, random_state=0).fit(X, y)
+            reg.fit(X, y)
+        return time.perf_counter() - start
 
-    ours = (best_of(lambda: fit(iters + 1), repeat) - best_of(lambda: fit(1), repeat)) / iters
+    with counted_passes() as passes:
+        long = fit(iters + 1)
+    short = fit(1)
+    return (long - short) / iters, (passes[0] - 1) / (iters + 1)
 
-    rng = np.random.default_rng(0)
-    Z = X - X.mean(axis=0)
-    Y = y - y.mean(axis=0)
-    K, V = rng.standard_normal((d, d)) / d, rng.standard_normal((q, d))
 
-    def plain():
-        k, v = K, V
-        for _ in range(iters):
-            _, k, v = plain_numpy_iteration(Z, Y, k, v, 1e-3)
+class counted_passes:
+    """Count the objective's loss-and-gradient evaluations (a one-item list)."""
 
-    reference = best_of(plain, repeat) / iters
-    print(f"one full-batch iteration, n={n}, d={d}, q={q}:")
-    print(f"  SoftmaxAttentionRegressor (solver='gd'): {ours * 1e3:.2f} ms")
-    print(f"  plain numpy, same math:                 {reference * 1e3:.2f} ms")
-    print(f"  ratio ours / plain numpy:               {ours / reference:.2f}")
+    def __enter__(self):
+        self.original, self.count = _objective.attention_loss_grad, [0]
+
+        def counted(*args, **kwargs):
+            self.count[0] += 1
+            return self.original(*args, **kwargs)
+
+        _objective.attention_loss_grad = counted
+        return self.count
+
+    def __exit__(self, *exc):
+        _objective.attention_loss_grad = self.original
+
+
+def torch_layer(n, d, q, m, dtype, seed=0):
+    """One iteration of the same layer in PyTorch: a closure, and its inputs."""
+    g = torch.Generator().manual_seed(seed)
+    tdtype = {np.float64: torch.float64, np.float32: torch.float32}[dtype]
+    Zq = torch.randn(n, d, generator=g, dtype=tdtype)
+    m = m or n
+    context = torch.randperm(n, generator=g)[:m].sort().values if m < n else torch.arange(n)
+    Zc = Zq[context].clone()
+    rows = context  # the queries that are context tokens, and their positions
+    cols = torch.arange(m)
+    shift = 1e-3 * torch.randn(n, d, generator=g, dtype=tdtype)
+    Y = torch.randn(n, q, generator=g, dtype=tdtype)
+    K = (torch.randn(d, d, generator=g, dtype=tdtype) / d).requires_grad_()
+    V = torch.randn(q, d, generator=g, dtype=tdtype).requires_grad_()
+    minus_inf = torch.tensor(-torch.inf, dtype=tdtype)
+
+    def iteration(lr=1e-3):
+        S = (Zq @ K) @ Zc.T
+        S = S.index_put((rows, cols), minus_inf)  # leave one out
+        A = torch.softmax(S, dim=1)
+        R = (A @ Zc + shift) @ V.T - Y
+        loss = 0.5 * (R * R).sum() / n
+        loss.backward()
+        with torch.no_grad():
+            for param in (K, V):
+                param -= lr * param.grad
+                param.grad = None
+        return loss
+
+    return iteration
+
+
+def time_torch(iteration, iters):
+    iteration()  # warm-up
+    start = time.perf_counter()
+    for _ in range(iters):
+        iteration()
+    return (time.perf_counter() - start) / iters
+
+
+def machine_rates(dtype, n_threads):
+    """The machine's own rates on all cores: np.exp (elements/s), matmul (flop/s)."""
+    x = np.random.default_rng(0).random((n_threads, 2**22)).astype(dtype) - 1
+    out = np.empty_like(x)
+    with ThreadPoolExecutor(n_threads) as pool:
+        best = np.inf
+        for _ in range(3):
+            start = time.perf_counter()
+            list(pool.map(lambda i: np.exp(x[i], out=out[i]), range(n_threads)))
+            best = min(best, time.perf_counter() - start)
+    exp_rate = x.size / best
+    a = np.random.default_rng(0).random((2000, 2000)).astype(dtype)
+    best = np.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        a @ a
+        best = min(best, time.perf_counter() - start)
+    return exp_rate, 2 * 2000**3 / best
+
+
+def score_work(n, m, d, q):
+    """Per loss-and-gradient evaluation: passes over each (block x context)
+    matrix, exponentials, and flops of the products over it."""
+    rank = min(q, d)
+    if rank <= _attention._FUSED_MAX_RANK:
+        passes, columns = 5, d + (d + 1) + rank * d  # scores, then one product
+    else:
+        passes, columns = 8, d + (d + 1) + rank + d  # scores, product, P, (E ∘ P) Zc
+    return passes, n * m, 2 * n * m * columns
+
+
+def bench_speed(rounds, iters_for):
+    print(f"one gd iteration, default settings; best of {rounds} rounds, ours and "
+          f"PyTorch back to back in each; {_attention._n_threads(None)} threads by default"
+          + ("" if torch is None else f", PyTorch {torch.__version__} with "
+             f"{torch.get_num_threads()} threads"))
+    if torch is None:
+        print("PyTorch is not installed (pip install '.[benchmarks]'): our side only.")
+    header = ("| n, d, q (context) | dtype | ours (ms) | PyTorch (ms) | ours / PyTorch "
+              "| passes per iteration | passes over the scores | exp + products at "
+              "machine rate |")
+    print(header)
+    print("|" + "---|" * header.count(" | ") + "---|")
+    loads = []
+    for n, d, q, m in SHAPES:
+        for dtype in (np.float64, np.float32):
+            X, y = problem(n, d, q, m, dtype)
+            iteration = None if torch is None else torch_layer(n, d, q, m, dtype)
+            iters = iters_for(n)
+            ours, theirs = [], []
+            with Load() as load:
+                for _ in range(rounds):
+                    per_iter, evals = time_ours(X, y, m, iters)
+                    ours.append(per_iter)
+                    if iteration is not None:
+                        theirs.append(time_torch(iteration, iters))
+            loads.append(load.others)
+            exp_rate, flop_rate = machine_rates(dtype, _attention._n_threads(None))
+            per_pass, exps, flops = score_work(n, m or n, d, q)
+            ideal = evals * (exps / exp_rate + flops / flop_rate)
+            best = min(ours)
+            torch_ms = f"{min(theirs) * 1e3:.1f}" if theirs else "-"
+            ratio = f"{best / min(theirs):.2f}" if theirs else "-"
+            print(f"| {n}, {d}, {q} ({m or n}) | {np.dtype(dtype).name} | {best * 1e3:.1f} "
+                  f"| {torch_ms} | {ratio} | {evals:.2f} | {per_pass} "
+                  f"| {ideal / best:.0%} |", flush=True)
+    print(f"other processes kept {min(loads):.2f}-{max(loads):.2f} cores busy "
+          f"(load average {os.getloadavg()[0]:.2f})")
+
+
+def bench_blocks(sizes=(2**13, 2**14, 2**15, 2**16, 2**17, 2**18, 2**20), repeat=5):
+    """One loss-and-gradient pass against the block size, interleaved."""
+    print("one loss-and-gradient pass (ms) against the block size, best of "
+          f"{repeat}, sizes interleaved")
+    print("| n, d, q | dtype | threads | " + " | ".join(f"2^{int(np.log2(s))}" for s in sizes)
+          + " |")
+    print("|" + "---|" * (3 + len(sizes)))
+    original = _attention._BLOCK_ELEMENTS
+    for n, d, q, _ in SHAPES[1:3]:
+        for dtype in (np.float64, np.float32):
+            rng = np.random.default_rng(0)
+            Z, Y = rng.standard_normal((n, d)).astype(dtype), rng.standard_normal((n, q))
+            K, V = rng.standard_normal((d, d)) / d, rng.standard_normal((q, d))
+            args = (Z, Y.astype(dtype), np.ones(n, dtype), Z, K.astype(dtype),
+                    V.astype(dtype), np.ones(n, dtype), np.arange(n))
+            for n_jobs in (1, None):
+                times = {s: np.inf for s in sizes}
+                for _ in range(repeat):
+                    for s in sizes:
+                        _attention._BLOCK_ELEMENTS = s
+                        start = time.perf_counter()
+                        attention_loss_grad(*args, n_jobs=n_jobs)
+                        times[s] = min(times[s], time.perf_counter() - start)
+                _attention._BLOCK_ELEMENTS = original
+                print(f"| {n}, {d}, {q} | {np.dtype(dtype).name} | "
+                      f"{_attention._n_threads(n_jobs)} | "
+                      + " | ".join(f"{times[s] * 1e3:.1f}" for s in sizes) + " |", flush=True)
 
 
 def bench_memory(n=20_000, m=2048, d=20, q=1):
     rng = np.random.default_rng(0)
-    Z = rng.standard_normal((n, d))
-    Y = rng.standard_normal((n, q))
-    K, V = rng.standard_normal((d, d)) / d, rng.standard_normal((q, d))
-    w = np.ones(n)
-    self_index = np.where(np.arange(n) < m, np.arange(n), -1)
-    tracemalloc.start()
-    attention_loss_grad(Z, Y, w, Z[:m], K, V, w[:m], self_index)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    full = n * m * 8
-    print(f"one loss-and-gradient pass, n={n}, m={m}, d={d}:")
-    print(f"  peak traced memory:          {peak / 2**20:.1f} MiB")
-    print(f"  one full n x m score matrix: {full / 2**20:.1f} MiB")
-    print(f"  ratio:                       {peak / full:.3f}")
+    for q in (1, 20):
+        Z = rng.standard_normal((n, d))
+        Y = rng.standard_normal((n, q))
+        K, V = rng.standard_normal((d, d)) / d, rng.standard_normal((q, d))
+        w = np.ones(n)
+        self_index = np.where(np.arange(n) < m, np.arange(n), -1)
+        tracemalloc.start()
+        attention_loss_grad(Z, Y, w, Z[:m], K, V, w[:m], self_index)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        block = _attention._BLOCK_ELEMENTS * 8
+        print(f"one loss-and-gradient pass, n={n}, m={m}, d={d}, q={q}, "
+              f"{_attention._n_threads(None)} threads: peak traced memory "
+              f"{peak / 2**20:.1f} MiB; the inputs {(Z.nbytes + Y.nbytes) / 2**20:.1f} MiB, "
+              f"one block of scores {block / 2**20:.2f} MiB, one full n x m score "
+              f"matrix {n * m * 8 / 2**20:.0f} MiB")
+
+
+def step_rule_runs(X, y, params, grow_after):
+    """Loss curve and cumulative passes at each iteration of one fit."""
+    curve, passes = [], []
+    update = _solvers.Progress.update
+
+    def recording_update(progress, loss, K, V):
+        curve.append(loss)
+        passes.append(count[0])
+        return update(progress, loss, K, V)
+
+    original = _solvers.GROW_AFTER
+    _solvers.GROW_AFTER, _solvers.Progress.update = grow_after, recording_update
+    try:
+        with counted_passes() as count, warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            SoftmaxAttentionRegressor(random_state=0, **params).fit(X, y)
+    finally:
+        _solvers.GROW_AFTER, _solvers.Progress.update = original, update
+    return np.array(curve), np.array(passes)
+
+
+def bench_steps(figure=None):
+    from sklearn.datasets import make_friedman1
+
+    data = {"paper (500, 10, 20)": make_gaussian_regression(500, 10, 20, random_state=0),
+            "make_friedman1 (600, 10)": make_friedman1(600, noise=1.0, random_state=0)}
+    rules = {"halve only": np.inf, f"doubles after {_solvers.GROW_AFTER}": _solvers.GROW_AFTER}
+    print("gd's step rule: iterations and passes to the stopping rule (default tol), "
+          "and passes to reach the objective where the halve-only rule stops")
+    print("| data | attention_scale | rule | iterations | passes | objective at stop "
+          "| passes to the halve-only rule's final objective |")
+    print("|---|---|---|---|---|---|---|")
+    runs = {}
+    for name, (X, y) in data.items():
+        for scale in (1.0, 3.0):
+            for tol, max_iter in ((1e-4, 200), (0.0, 300)):
+                results = {rule: step_rule_runs(X, y, dict(attention_scale=scale, tol=tol,
+                                                           max_iter=max_iter), grow)
+                           for rule, grow in rules.items()}
+                runs[name, scale, tol] = results
+                target = results["halve only"][0][-1]
+                for rule, (curve, passes) in results.items():
+                    reached = passes[np.argmax(curve <= target)] if curve.min() <= target else "-"
+                    label = f"{scale}" + ("" if tol else f", tol=0, {max_iter} iterations")
+                    print(f"| {name} | {label} | {rule} | {len(curve)} | {passes[-1]} "
+                          f"| {curve[-1]:.5f} | {reached} |", flush=True)
+    if figure:
+        import matplotlib.pyplot as plt
+
+        fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+        for ax, ((name, scale, tol), results) in zip(
+                axes, [(k, v) for k, v in runs.items() if k[2] == 0.0]):
+            for rule, (curve, passes) in results.items():
+                ax.plot(passes, curve, label=rule)
+            low = min(c.min() for c, _ in results.values())
+            high = results["halve only"][0][min(20, len(curve) - 1)]
+            ax.set(title=f"{name.split(' (')[0]}, attention_scale={scale}", ylim=(low, high),
+                   xlabel="loss-and-gradient passes")
+        axes[0].set_ylabel("training objective")
+        axes[0].legend()
+        fig.tight_layout()
+        fig.savefig(figure, dpi=80)
+        print(f"figure: {figure}")
+
+
+def bench_grid(repeat=3):
+    """GridSearchCV at the estimator's default n_jobs: no oversubscription."""
+    from joblib import Parallel, delayed
+    from sklearn.datasets import make_friedman1
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = make_friedman1(2000, 10, noise=1.0, random_state=0)
+    grid = {"attention_scale": [0.5, 1.0, 2.0, 4.0]}
+    settings = {
+        "GridSearchCV(n_jobs=1), estimator n_jobs=None": (1, None),
+        "GridSearchCV(n_jobs=2), estimator n_jobs=None": (2, None),
+        "GridSearchCV(n_jobs=2), estimator n_jobs=1": (2, 1),
+    }
+    times = {name: [] for name in settings}
+    with Load() as load:
+        for _ in range(repeat):
+            for name, (search_jobs, n_jobs) in settings.items():
+                search = GridSearchCV(
+                    SoftmaxAttentionRegressor(max_iter=20, tol=0, random_state=0, n_jobs=n_jobs),
+                    grid, cv=3, n_jobs=search_jobs)
+                start = time.perf_counter()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    search.fit(X, y)
+                times[name].append(time.perf_counter() - start)
+    inside = Parallel(n_jobs=2)(delayed(_attention._n_threads)(None) for _ in range(2))
+    print(f"GridSearchCV, 4 x 3 fits of 20 iterations, n=2000, d=10; best of {repeat}, "
+          "settings interleaved")
+    print("| setting | time (s) |")
+    print("|---|---|")
+    for name, t in times.items():
+        print(f"| {name} | {min(t):.2f} |")
+    print(f"kernel threads at n_jobs=None: {_attention._n_threads(None)} here, {inside} "
+          f"inside GridSearchCV(n_jobs=2)'s workers; other processes kept "
+          f"{load.others:.2f} cores busy")
 
 
 if __name__ == "__main__":
-    bench_speed()
-    bench_memory()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--blocks", action="store_true")
+    parser.add_argument("--memory", action="store_true")
+    parser.add_argument("--steps", nargs="?", const="", metavar="FIGURE")
+    parser.add_argument("--grid", action="store_true")
+    args = parser.parse_args()
+    if args.steps is not None:
+        bench_steps(args.steps)
+    elif args.grid:
+        bench_grid()
+    elif args.blocks:
+        bench_blocks()
+    elif args.memory:
+        bench_memory()
+    else:
+        bench_speed(args.rounds, lambda n: max(10, 20_000 // n))

@@ -5,35 +5,59 @@ and whitened when the covariance preconditioner is on):
 
 - ``Zq`` (B, d): the queries; ``Zc`` (m, d): the context tokens;
 - ``K`` (d, d): the key-query matrix; ``V`` (q, d): the value matrix;
-- ``context_weight`` (m,): each token's multiplicity ``w_j`` (it enters the
-  softmax as ``+ log w_j``);
+- ``context_weight`` (m,): each token's multiplicity ``w_j`` (positive);
 - ``self_index`` (B,): for a query that is itself a context token, the index of
   that token, else -1. Its own token then counts ``max(w_j - 1, 0)`` times, so
   that training is leave-one-out and integer weights equal repeated rows.
 
-Queries are processed in blocks, so that at most one (block, m) score matrix
-(and its gradient) is alive per worker, whatever the number of queries. With
-``n_jobs``, blocks run in threads (numpy releases the GIL); results are
-combined in block order, so they do not depend on ``n_jobs``. BLAS runs one
-thread per worker, ``n_jobs=1`` included: the products here have an inner
-dimension of d (or q), too thin for BLAS threads to pay, and measured on 2
-cores they made ``n_jobs=1`` 2 to 7 times slower (threads spinning while
-numpy's single-threaded exp and reductions run, worse on a loaded machine).
-Cores are used through ``n_jobs``.
+Cost. The (queries x context) matrices are the whole cost: everything else is
+O((n + m) d²). The kernel passes over them as few times as the math allows
+(see :func:`attention_loss_grad`): the token multiplicities are folded into
+the product that reads the exponentiated scores, so are the row sums, and the
+softmax is never normalized in place. Queries are processed in blocks of at
+most ``_BLOCK_ELEMENTS`` scores; a thread holds at most two such blocks (one
+for a single target), whatever the number of queries.
+
+Threads. Blocks are shared out among ``n_jobs`` threads (numpy releases the
+GIL), from one thread pool per process: starting a joblib pool took ~10 ms
+per call here, more than a whole iteration at n = 500. The default uses the
+cores scikit-learn's OpenMP estimators would (all of them, unless limited by
+``OMP_NUM_THREADS``, :func:`threadpoolctl.threadpool_limits` or a joblib
+worker's limit), so that it does not oversubscribe inside ``GridSearchCV(n_jobs=...)``.
+Each block's results land in their own rows and are summed in a fixed order,
+so results do not depend on the number of threads. BLAS runs one thread per
+worker: the products have an inner dimension of d (or q), too thin for BLAS
+threads to pay, and measured on 2 cores they made one worker 2 to 7 times
+slower.
 """
+
+import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from joblib import effective_n_jobs
-from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
 
-# Elements of one (block x context) matrix: 2**20 float64 values are 8 MiB.
-_BLOCK_ELEMENTS = 2**20
+# Scores per block (2**18 float64 values are 2 MiB). Measured with
+# benchmarks/bench_iteration.py --blocks: smaller blocks, which stay in a
+# core's cache, lost more to the per-block overhead than they gained.
+_BLOCK_ELEMENTS = 2**18
+
+# Above this rank of the matrix P = R Uᵀ (min(q, d)), dL/dK multiplies P into
+# the attention weights; at or below it, the product of the attention weights
+# with (rank) extra columns per feature is cheaper and needs no second matrix.
+_FUSED_MAX_RANK = 2
 
 
-def _block_slices(n_queries, n_context):
-    """Consecutive query slices whose score matrices hold ~_BLOCK_ELEMENTS."""
-    step = max(1, _BLOCK_ELEMENTS // max(n_context, 1))
+def _block_slices(n_queries, n_context, n_threads=1):
+    """Consecutive query slices whose score matrices hold at most ~_BLOCK_ELEMENTS,
+    and, with several threads, at least two per thread when there are enough queries."""
+    step = _BLOCK_ELEMENTS // max(n_context, 1)
+    if n_threads > 1:
+        step = min(step, -(-n_queries // (2 * n_threads)))
+    step = max(step, 1)
     return [slice(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
 
 
@@ -52,108 +76,80 @@ def _one_blas_thread():
     return _controller.limit(limits=1, user_api="blas")
 
 
-# Tasks per worker thread: each task runs a contiguous run of blocks.
-_TASKS_PER_WORKER = 4
+def _n_threads(n_jobs):
+    """Threads for ``n_jobs``: None means what scikit-learn's OpenMP code would use."""
+    return _openmp_effective_n_threads() if n_jobs is None else effective_n_jobs(n_jobs)
+
+
+_pool = None  # (process id, number of workers, ThreadPoolExecutor)
+
+
+def _helpers(n_workers):
+    """A thread pool of at least ``n_workers`` threads, this process's own.
+
+    The process id is checked because a forked child inherits the pool object
+    but not its threads.
+    """
+    global _pool
+    if _pool is None or _pool[0] != os.getpid() or _pool[1] < n_workers:
+        _pool = (os.getpid(), n_workers, ThreadPoolExecutor(n_workers, "softattn"))
+    return _pool[2]
 
 
 def _map_blocks(fn, n_queries, n_context, n_jobs=None):
-    """``[fn(block) for block in query blocks]``, in threads if ``n_jobs`` asks.
+    """``fn(block)`` for every query block, in ``n_jobs`` threads.
 
-    BLAS is limited to one thread per worker (see the module docstring). With
-    several workers, the blocks are dealt in ``_TASKS_PER_WORKER`` contiguous
-    runs per worker rather than one task per block: dispatching each ~4 ms
-    block alone cost a quarter of the second core (predict on 2 cores: 1.5x
-    instead of 1.65x), while a few runs per worker still balance the load
-    when another process takes a core. Results stay in block order.
+    The calling thread and ``n_threads - 1`` pool threads take the next
+    unclaimed block until none is left, which balances the load when another
+    process takes a core. Callers limit BLAS to one thread (the limit is
+    process-wide, so it holds in the pool threads too).
     """
-    blocks = _block_slices(n_queries, n_context)
-    with _one_blas_thread():
-        n_workers = effective_n_jobs(n_jobs)
-        if len(blocks) == 1 or n_workers == 1:
-            return [fn(block) for block in blocks]
-        n_tasks = min(len(blocks), _TASKS_PER_WORKER * n_workers)
-        bounds = np.linspace(0, len(blocks), n_tasks + 1).astype(int)
-        runs = Parallel(n_jobs=n_jobs, require="sharedmem")(
-            delayed(_map_run)(fn, blocks[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])
-        )
-        return [result for run in runs for result in run]
+    n_threads = _n_threads(n_jobs)
+    blocks = _block_slices(n_queries, n_context, n_threads)
+    claims = itertools.count()  # next() on it is atomic under the GIL
+
+    def work():
+        while (i := next(claims)) < len(blocks):
+            fn(blocks[i])
+
+    n_threads = min(n_threads, len(blocks))
+    helpers = [_helpers(n_threads - 1).submit(work) for _ in range(n_threads - 1)]
+    work()
+    for helper in helpers:
+        helper.result()
 
 
-def _map_run(fn, blocks):
-    """``[fn(block) for block in blocks]``: one task of :func:`_map_blocks`."""
-    return [fn(block) for block in blocks]
+def _self_log_ratio(context_weight, self_index):
+    """Per query, ``log(max(w - 1, 0) / w)`` for its own token of weight ``w``.
 
-
-def _log_weights(context_weight):
-    """Log multiplicity of each context token; a scalar if they are all equal."""
-    with np.errstate(divide="ignore"):
-        if np.all(context_weight == context_weight[0]):
-            return np.log(context_weight[0])
-        return np.log(context_weight)
-
-
-def _log_self_weights(context_weight, self_index):
-    """Which queries are context tokens, and the log multiplicity of their own."""
-    has_self = self_index >= 0
-    with np.errstate(divide="ignore"):
-        return has_self, np.log(np.maximum(context_weight[self_index[has_self]] - 1, 0))
-
-
-def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
-    """Row-stochastic softmax attention of each query over the context.
-
-    Parameters
-    ----------
-    Zq : ndarray of shape (B, d)
-        Queries.
-    KZc : ndarray of shape (m, d)
-        Context tokens multiplied by the key-query matrix, ``Zc @ K.T``, so that
-        the score of query i on token j is ``Zq[i] @ K @ Zc[j]``.
-    log_w : ndarray of shape (m,) or float
-        Log multiplicity of each token (``-inf`` excludes a token); a scalar
-        when all tokens have the same one (it then cancels in the softmax).
-    self_index : ndarray of shape (B,), dtype int, default=None
-        Index of each query's own token in the context, -1 if none.
-    log_self : ndarray of shape (n_self,), default=None
-        Log multiplicity of the own tokens (those with ``self_index >= 0``).
-
-    Returns
-    -------
-    A : ndarray of shape (B, m)
-        Attention weights; each row sums to one. Scores are shifted by their
-        row maximum before exponentiation, so no finite score overflows, and
-        excluded tokens get weight exactly zero. Queries whose scores could
-        overflow are first scaled down by a power of two, so that finite inputs
-        always give finite weights.
+    Added to the own token's score, it counts that token ``max(w - 1, 0)``
+    times instead of ``w`` (``-inf`` removes it). Zero for other queries.
     """
-    E, row_sums = _exp_scores(Zq, KZc, log_w, self_index, log_self)
-    E /= row_sums
-    return E
+    own = context_weight[np.maximum(self_index, 0)]
+    with np.errstate(divide="ignore"):
+        return np.where(self_index >= 0, np.log(np.maximum(own - 1, 0) / own), 0)
 
 
-def _exp_scores(Zq, KZc, log_w, self_index=None, log_self=None):
-    """Unnormalized attention ``exp(score - row max)`` and its row sums (B, 1)."""
+def _exp_scores(Zq, KZc, self_index=None, self_log_ratio=None):
+    """Unnormalized attention ``exp(score - row max)`` of each query (B, m).
+
+    The query's own token, if any, has its score shifted by
+    ``self_log_ratio`` first (so a removed token never sets the row maximum).
+    Scores are shifted by their row maximum, so no finite score overflows;
+    queries whose scores could overflow are first scaled down by a power of
+    two, so that finite inputs always give finite weights.
+    """
     t = _overflow_scale(Zq, KZc)
-    uniform = np.ndim(log_w) == 0
-    if t is None:
-        A = Zq @ KZc.T
-        if not uniform:
-            A += log_w
-    else:
-        # softmax(s + log w) = softmax((t s + t log w) / t), computed without inf.
-        A = (Zq * t) @ KZc.T
-        if not uniform:
-            A += t * log_w
+    S = Zq @ KZc.T if t is None else (Zq * t) @ KZc.T
     if self_index is not None:
         rows = np.flatnonzero(self_index >= 0)
-        shift = log_self - (log_w if uniform else log_w[self_index[rows]])
-        A[rows, self_index[rows]] += shift if t is None else t[rows, 0] * shift
-    A -= A.max(axis=1, keepdims=True)
+        shift = self_log_ratio[rows]
+        S[rows, self_index[rows]] += shift if t is None else t[rows, 0] * shift
+    S -= S.max(axis=1, keepdims=True)
     if t is not None:
         with np.errstate(over="ignore"):
-            A /= t
-    np.exp(A, out=A)
-    return A, A.sum(axis=1, keepdims=True)
+            S /= t
+    return np.exp(S, out=S)
 
 
 def _overflow_scale(Zq, KZc):
@@ -173,23 +169,74 @@ def _overflow_scale(Zq, KZc):
     return np.ldexp(1.0, np.minimum(np.floor(limit - bound), 0).astype(int)).astype(Zq.dtype)
 
 
+def _relative_weights(context_weight):
+    """Token multiplicities divided by the largest, so that they are at most 1."""
+    return context_weight / context_weight.max()
+
+
+def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
+    """Row-stochastic softmax attention of each query over the context.
+
+    The kernel itself never forms these normalized weights; this is the
+    softmax it computes, for tests and for reading.
+
+    Parameters
+    ----------
+    Zq : ndarray of shape (B, d)
+        Queries.
+    KZc : ndarray of shape (m, d)
+        Context tokens multiplied by the key-query matrix, ``Zc @ K.T``, so that
+        the score of query i on token j is ``Zq[i] @ K @ Zc[j]``.
+    log_w : ndarray of shape (m,) or float
+        Log multiplicity of each token; a scalar when all tokens have the same
+        one (it then cancels in the softmax).
+    self_index : ndarray of shape (B,), dtype int, default=None
+        Index of each query's own token in the context, -1 if none.
+    log_self : ndarray of shape (n_self,), default=None
+        Log multiplicity of the own tokens (those with ``self_index >= 0``).
+
+    Returns
+    -------
+    A : ndarray of shape (B, m)
+        Attention weights; each row sums to one. Scores are shifted by their
+        row maximum before exponentiation, so no finite score overflows, and
+        excluded tokens get weight exactly zero. Queries whose scores could
+        overflow are first scaled down by a power of two, so that finite inputs
+        always give finite weights.
+    """
+    log_w = np.broadcast_to(log_w, KZc.shape[:1])
+    ratio = None
+    if self_index is not None:
+        has_self = self_index >= 0
+        ratio = np.zeros(len(Zq), dtype=Zq.dtype)
+        ratio[has_self] = log_self - log_w[self_index[has_self]]
+    E = _exp_scores(Zq, KZc, self_index, ratio)
+    E *= np.exp(log_w - log_w.max())
+    E /= E.sum(axis=1, keepdims=True)
+    return E
+
+
 def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
     """Centered predictions ``sum_j softmax_j(zᵀ K z_j + log w_j) V z_j``.
 
     Queries never attend to each other, only to the context, so the output of
-    a row does not depend on the other rows. Returns shape (B, q).
+    a row does not depend on the other rows. One product reads each block of
+    exponentiated scores, against ``[w_j V z_j, w_j]``: numerators and row
+    sums at once. Returns shape (B, q).
     """
-    KZc = Zc @ K.T
-    U = Zc @ V.T
-    log_w = _log_weights(context_weight)
-    out = np.empty((Zq.shape[0], V.shape[0]), dtype=np.result_type(Zq, U))
+    with _one_blas_thread():
+        KZc = Zc @ K.T
+        w = _relative_weights(context_weight)[:, None]
+        values = np.hstack([(Zc @ V.T) * w, w])
+        q = V.shape[0]
+        out = np.empty((Zq.shape[0], q), dtype=np.result_type(Zq, values))
 
-    def predict_block(block):
-        E, row_sums = _exp_scores(Zq[block], KZc, log_w)
-        out[block] = (E @ U) / row_sums
+        def predict_block(block):
+            F = _exp_scores(Zq[block], KZc) @ values
+            out[block] = F[:, :q] / F[:, q:]
 
-    _map_blocks(predict_block, Zq.shape[0], Zc.shape[0], n_jobs)
-    return out
+        _map_blocks(predict_block, Zq.shape[0], Zc.shape[0], n_jobs)
+        return out
 
 
 def attention_loss_grad(
@@ -204,10 +251,21 @@ def attention_loss_grad(
     (leave-one-out) and ``s_i`` is the query's value shift (zero by default).
 
     With ``A`` the attention weights, ``U = Zc Vᵀ`` the values, ``R`` the
-    residuals and ``P = R Uᵀ``::
+    residuals (times ``c``) and ``P = R Uᵀ``::
 
-        dL/dV = (c R)ᵀ (A Zc + S)
-        dL/dK = Zqᵀ G Zc,   G_ij = c_i A_ij (P_ij - sum_k A_ik P_ik)
+        dL/dV = Rᵀ (A Zc + S)
+        dL/dK = Zqᵀ G Zc,   G_ij = A_ij (P_ij - sum_k A_ik P_ik)
+
+    Computed with few passes over the (block x context) matrices: the row term
+    ``sum_k A_ik P_ik = R_i · V (A Zc)_i`` needs none, so ``G Zc = (A ∘ P) Zc
+    - diag(row term) A Zc``; with ``E`` the exponentiated scores, one product
+    ``E [w ∘ Zc, w]`` gives ``A Zc`` and the softmax denominators; ``P`` is
+    built from its rank-``min(q, d)`` factors (``R Uᵀ`` or ``(R V) Zcᵀ``).
+    Passes per block: the scores, their row maximum, the shift, the
+    exponential, that product, then either ``P``, ``E ∘ P`` and its product
+    with ``Zc`` or, for rank at most ``_FUSED_MAX_RANK`` (a single target),
+    no more: the product with ``E`` then carries ``rank × d`` more columns,
+    ``P``'s right factor times ``w ∘ Zc``.
 
     Parameters
     ----------
@@ -224,7 +282,7 @@ def attention_loss_grad(
     V : ndarray of shape (q, d)
         Value matrix.
     context_weight : ndarray of shape (m,)
-        Multiplicity of each context token.
+        Multiplicity of each context token, positive.
     self_index : ndarray of shape (n,), dtype int
         Position of each query's own token in the context, -1 if none.
     value_shift : ndarray of shape (n, d), default=None
@@ -232,7 +290,8 @@ def attention_loss_grad(
         before the value map (the exact leave-one-out centring of
         :func:`~sklearn_softattn._objective.leave_one_out`).
     n_jobs : int, default=None
-        Threads over query blocks (None: 1 unless in a joblib context).
+        Threads over query blocks (None: the cores scikit-learn's OpenMP
+        estimators would use, see the module docstring).
 
     Returns
     -------
@@ -240,36 +299,54 @@ def attention_loss_grad(
     grad_K : ndarray of shape (d, d)
     grad_V : ndarray of shape (q, d)
     """
-    c = query_weight / query_weight.sum()
+    with _one_blas_thread():
+        return _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index,
+                          value_shift, n_jobs)
+
+
+def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift,
+               n_jobs):
+    """:func:`attention_loss_grad`, with BLAS limited to one thread."""
+    n, (q, d) = Zq.shape[0], V.shape
+    c = (query_weight / query_weight.sum())[:, None]
     KZc = Zc @ K.T
-    U = Zc @ V.T
-    log_w = _log_weights(context_weight)
-    has_self, log_self = _log_self_weights(context_weight, self_index)
-    self_start = np.cumsum(has_self) - has_self  # position in log_self
+    w = _relative_weights(context_weight)[:, None]
+    ratio = _self_log_ratio(context_weight, self_index)
+    # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations.
+    right = Zc if d <= q else Zc @ V.T
+    rank = right.shape[1]
+    fused = rank <= _FUSED_MAX_RANK
+    columns = [Zc * w, w]
+    if fused:
+        columns += [right[:, [a]] * Zc * w for a in range(rank)]
+    tokens = np.hstack(columns)
+    dtype = np.result_type(Zq, tokens)
+    # Per-query results, summed once all blocks are done.
+    loss = np.empty(n, dtype=dtype)
+    residual = np.empty((n, q), dtype=dtype)
+    attended = np.empty((n, d), dtype=dtype)
+    grad_rows = np.empty((n, d), dtype=dtype)
 
     def block_loss_grad(block):
-        idx = self_index[block]
-        A = attention_weights(
-            Zq[block], KZc, log_w, idx, log_self[self_start[block][idx >= 0]]
-        )
-        cb = c[block, None]
-        Zbar = A @ Zc
-        if value_shift is not None:
-            Zbar += value_shift[block]
+        E = _exp_scores(Zq[block], KZc, self_index[block], ratio[block])
+        F = E @ tokens
+        row_sum = F[:, d:d + 1]
+        mean = F[:, :d] / row_sum  # A Zc
+        Zbar = mean if value_shift is None else mean + value_shift[block]
         R = Zbar @ V.T
         R -= Yq[block]
-        loss = 0.5 * np.sum(cb * R * R)
-        R *= cb
-        grad_V = R.T @ Zbar
-        G = R @ U.T
-        G -= np.einsum("ij,ij->i", A, G)[:, None]
-        G *= A
-        return loss, Zq[block].T @ (G @ Zc), grad_V
+        loss[block] = np.einsum("ij,ij->i", R, R)
+        R *= c[block]
+        row_term = np.einsum("ij,ij->i", R, mean @ V.T)[:, None]
+        R_over_sum = R / row_sum
+        left = R_over_sum @ V if d <= q else R_over_sum
+        if fused:
+            AP_Zc = np.einsum("ia,iaj->ij", left, F[:, d + 1:].reshape(-1, rank, d))
+        else:
+            E *= left @ right.T
+            AP_Zc = E @ tokens[:, :d]
+        residual[block], attended[block] = R, Zbar
+        grad_rows[block] = AP_Zc - row_term * mean
 
-    parts = _map_blocks(block_loss_grad, Zq.shape[0], Zc.shape[0], n_jobs)
-    loss, grad_K, grad_V = parts[0]
-    for part_loss, part_K, part_V in parts[1:]:
-        loss += part_loss
-        grad_K += part_K
-        grad_V += part_V
-    return float(loss), grad_K, grad_V
+    _map_blocks(block_loss_grad, n, Zc.shape[0], n_jobs)
+    return 0.5 * float(c[:, 0] @ loss), Zq.T @ grad_rows, residual.T @ attended

@@ -205,8 +205,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         the renormalization maintains (the paper's bound on ``||K||``): the
         sharpness of the softmax. Towards 0 the model tends to least squares;
         larger values make it a more local, nonlinear smoother. With
-        ``renormalize=False`` it only sets the norm of the initial ``K``
-        (also of a warm start's). The best value depends on the data (from
+        ``renormalize=False`` it only sets the norm of the initial ``K`` (a
+        warm start then continues from the previous ``K`` as it is). The best value depends on the data (from
         about 0.5 to 4 on nonlinear benchmarks, the smallest on linear ones,
         where anything above 0.1 can cost R²): choose it with
         :class:`SoftmaxAttentionRegressorCV`. The default, close to least
@@ -300,8 +300,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     n_jobs : int, default=None
         Threads over blocks of queries, in training and in ``predict``
         (numpy releases the GIL; each thread then uses one BLAS thread).
-        ``None`` means 1 unless in a :func:`joblib.parallel_config` context;
-        -1 means all processors. Results do not depend on it.
+        ``None`` means as many as scikit-learn's OpenMP estimators (such as
+        ``HistGradientBoostingRegressor``) would use: all cores, unless
+        limited by ``OMP_NUM_THREADS``, :func:`threadpoolctl.threadpool_limits`
+        or a joblib worker process (so ``GridSearchCV(n_jobs=2)`` runs one
+        thread per fit, not two). -1 means all processors. Results do not
+        depend on it.
 
     verbose : int, default=0
         Print the objective at every iteration.
@@ -497,8 +501,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             X, Y, sample_weight, validation = self._validation_split(X, Y, sample_weight, rng)
         problem = self._problem(X, Y, sample_weight, rng)
         if self.warm_start and hasattr(self, "key_query_"):
-            K, V = renormalize(self.key_query_, self.value_, self.attention_scale,
-                               problem.W_inv)
+            # With renormalize=True the solver first rescales them to attention_scale.
+            K, V = self.key_query_, self.value_
         else:
             K, V = self._initial_params(problem, rng)
         keep_curve = self.warm_start and hasattr(self, "loss_curve_")

@@ -1,3 +1,6 @@
+import tracemalloc
+
+import joblib
 import numpy as np
 import pytest
 
@@ -41,8 +44,9 @@ def test_loss_matches_definition(weighted):
     assert loss == pytest.approx(_reference_loss(Zq, Y, w, Zc, K, V, w, self_index), rel=1e-12)
 
 
-def test_gradient_matches_finite_differences(numeric_gradient):
-    rng, Zq, Zc, Y, K, V = _problem(n=10, m=7)
+@pytest.mark.parametrize("d, q", [(3, 1), (3, 2), (3, 5), (4, 3)])  # fused and not
+def test_gradient_matches_finite_differences(numeric_gradient, d, q):
+    rng, Zq, Zc, Y, K, V = _problem(n=10, m=7, d=d, q=q)
     w = rng.uniform(0.5, 3, len(Zq))
     self_index = np.where(np.arange(10) < 7, np.arange(10), -1)
     shift = 0.1 * rng.standard_normal(Zq.shape)
@@ -53,6 +57,67 @@ def test_gradient_matches_finite_differences(numeric_gradient):
 
     np.testing.assert_allclose(gK, numeric_gradient(loss, K), rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(gV, numeric_gradient(loss, V), rtol=1e-6, atol=1e-9)
+
+
+def _dense_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift):
+    """The loss and gradient formulas, with full n x m matrices."""
+    mult = np.tile(cw.astype(float), (len(Zq), 1))
+    rows = np.flatnonzero(self_index >= 0)
+    mult[rows, self_index[rows]] = np.maximum(mult[rows, self_index[rows]] - 1, 0)
+    S = Zq @ K @ Zc.T
+    E = mult * np.exp(S - S.max(axis=1, keepdims=True))
+    A = E / E.sum(axis=1, keepdims=True)
+    c = (qw / qw.sum())[:, None]
+    Zbar = A @ Zc + shift
+    R = Zbar @ V.T - Y
+    P = c * R @ (Zc @ V.T).T
+    G = A * (P - np.sum(A * P, axis=1, keepdims=True))
+    return 0.5 * np.sum(c * R * R), Zq.T @ G @ Zc, (c * R).T @ Zbar
+
+
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("d, q", [(3, 1), (4, 2), (3, 5), (5, 3)])
+def test_loss_and_gradient_match_dense_formulas(monkeypatch, fused, d, q):
+    # Both ways of forming (A ∘ P) Zc, weighted, with shifts and non-context queries.
+    rng, Zq, Zc, Y, K, V = _problem(n=30, m=20, d=d, q=q)
+    monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 5 if fused else 0)
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 7 * 20)  # several blocks
+    qw, cw = rng.uniform(0.5, 3, 30), rng.integers(1, 4, 20).astype(float)
+    self_index = np.where(np.arange(30) < 20, np.arange(30), -1)
+    shift = 0.1 * rng.standard_normal(Zq.shape)
+    got = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift, n_jobs=2)
+    expected = _dense_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift)
+    assert got[0] == pytest.approx(expected[0], rel=1e-13)
+    for a, b in zip(got[1:], expected[1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+def test_threads_follow_n_jobs_and_openmp_limits():
+    from threadpoolctl import threadpool_limits
+
+    assert _attention._n_threads(3) == 3
+    assert _attention._n_threads(-1) == joblib.cpu_count()
+    with threadpool_limits(1):  # as in a joblib worker, or a user's limit
+        assert _attention._n_threads(None) == 1
+
+
+def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch):
+    n, m, d = 4000, 1000, 5
+    rng, Zq, Zc, Y, K, V = _problem(n=n, m=m, d=d, q=4)
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 2**14)
+    args = (Zq, Y, np.ones(n), Zc, K, V, np.ones(m), np.arange(n) % m)
+    for n_jobs in [1, 2]:
+        tracemalloc.start()
+        try:
+            attention_loss_grad(*args, n_jobs=n_jobs)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        # Per query: its loss, residual, attended mean, gradient row, and a few
+        # vectors; then two blocks of scores per thread.
+        per_query = 8 * n * (1 + 4 + 2 * d + 8)
+        assert peak < per_query + n_jobs * 2 * 2**14 * 8 + 2**16, (n_jobs, peak)
+        assert peak < n * m * 8 / 10  # never the full n x m matrix
 
 
 def test_softmax_rows_sum_to_one_and_mask_self():

@@ -8,15 +8,19 @@ import pytest
 
 from sklearn_softattn.__main__ import (
     METHODS,
+    amount,
     checkpoints_up_to,
     claims,
     format_table,
     geometric_rate,
+    iterations_for,
     main,
     run_experiment,
+    updates_per_iteration,
 )
 
-SMALL = dict(n_samples=200, n_features=5, n_targets=6, max_iter=100)
+# 300 rows: plain SGD's epoch is 2 minibatches (200 + 100), so updates and passes differ.
+SMALL = dict(n_samples=300, n_features=5, n_targets=6, max_iter=100)
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +28,24 @@ def result():
     return run_experiment(**SMALL, seed=0, n_jobs=1)
 
 
+@pytest.fixture(scope="module")
+def result_in_passes():
+    methods = {name: METHODS[name] for name in ["default (structure-aware)",
+                                                "plain SGD, random start"]}
+    return run_experiment(**SMALL, seed=0, methods=methods, count="passes", n_jobs=1)
+
+
 def test_result_structure(result):
-    assert result["iterations"] == [1, 3, 10, 30, 100]
+    assert result["checkpoints"] == [1, 3, 10, 30, 100]
+    assert result["config"]["count"] == "updates"
     assert set(result["methods"]) == set(METHODS)
-    for res in result["methods"].values():
+    for name, res in result["methods"].items():
         assert len(res["excess"]) == len(res["linear_excess"]) == 5
-        assert len(res["loss_curve"]) == SMALL["max_iter"]
+        sgd = METHODS[name].get("solver") == "sgd"
+        assert res["updates_per_iteration"] == (2 if sgd else 1)
+        # Whole epochs nearest to the budget in updates: 1 update -> 1 epoch (round half even: 0).
+        assert res["max_iter"] == ([1, 2, 5, 15, 50] if sgd else [1, 3, 10, 30, 100])
+        assert len(res["loss_curve"]) == res["max_iter"][-1]
         assert all(v > 0 and math.isfinite(v) for v in res["excess"] + res["linear_excess"])
         assert math.isnan(res["rate"]) or 0 < res["rate"] < 1
     assert result["least_squares"] > 0
@@ -66,7 +82,37 @@ def test_claims_are_ratios_of_the_table(result):
         assert held_b == (ratio_b <= 2)
         assert ratio_c == pytest.approx(res["plain SGD, random start"][-1] / default[-1])
         assert held_c == (ratio_c >= 10)
-        assert "after 100 iterations" in c
+        assert "after 100 updates" in c
+
+
+def test_counting_in_passes(result, result_in_passes):
+    """The same seeded runs; only the number of SGD epochs per checkpoint changes."""
+    sgd = result_in_passes["methods"]["plain SGD, random start"]
+    assert sgd["max_iter"] == [1, 3, 10, 30, 100]
+    default = result_in_passes["methods"]["default (structure-aware)"]
+    assert default["excess"] == result["methods"]["default (structure-aware)"]["excess"]
+    # 50 epochs are 100 updates: the same fit whichever way it is counted.
+    at_50 = run_experiment(**dict(SMALL, max_iter=50), seed=0, n_jobs=1, count="passes",
+                           methods={"sgd": METHODS["plain SGD, random start"]})
+    assert at_50["methods"]["sgd"]["excess"][-1] == pytest.approx(
+        result["methods"]["plain SGD, random start"]["excess"][-1], rel=1e-12)
+    # Same curve; the rate per update is the rate per epoch to the power 1/2.
+    assert result["methods"]["plain SGD, random start"]["rate"] == pytest.approx(
+        at_50["methods"]["sgd"]["rate"] ** 0.5, rel=1e-12)
+
+
+def test_counting_units():
+    assert updates_per_iteration({}, 500) == 1
+    assert updates_per_iteration({"solver": "sgd"}, 500) == 3
+    assert updates_per_iteration({"solver": "adam", "batch_size": 1000}, 500) == 1
+    assert updates_per_iteration({"solver": "sgd", "batch_size": 32}, 100) == 4
+    assert iterations_for(2000, {"solver": "sgd"}, 500, "updates") == 667
+    assert iterations_for(1, {"solver": "sgd"}, 500, "updates") == 1
+    assert iterations_for(2000, {"solver": "sgd"}, 500, "passes") == 2000
+    assert iterations_for(7, {}, 500, "updates") == 7
+    with pytest.raises(ValueError, match="count"):
+        iterations_for(7, {}, 500, "epochs")
+    assert (amount(1, "updates"), amount(2, "passes")) == ("1 update", "2 passes")
 
 
 def test_checkpoints_and_rate():
@@ -88,6 +134,7 @@ def test_main_prints_table_and_writes_plot(tmp_path, capsys):
     assert "| plain SGD, random start |" in printed
     assert "rate μ" in printed
     assert "(c) plain SGD" in printed
+    assert "m counts updates" in printed
     assert out.exists() and out.stat().st_size > 1000
 
 
@@ -105,5 +152,5 @@ def test_module_help():
     proc = subprocess.run([sys.executable, "-m", "sklearn_softattn", "--help"],
                           capture_output=True, text=True, check=True)
     for option in ["--n-samples", "--n-features", "--n-targets", "--max-iter",
-                   "--seed", "--output"]:
+                   "--seed", "--output", "--count"]:
         assert option in proc.stdout

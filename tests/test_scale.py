@@ -126,7 +126,7 @@ def test_predict_many_rows_in_bounded_memory(monkeypatch):
 @pytest.mark.parametrize("solver", ["gd", "adam"])
 def test_n_jobs_gives_identical_fits(data, small_blocks, solver):
     X, y = data
-    fits = [_reg(solver=solver, n_jobs=n_jobs).fit(X, y) for n_jobs in [1, 2, -1]]
+    fits = [_reg(solver=solver, n_jobs=n_jobs).fit(X, y) for n_jobs in [1, 2, -1, None]]
     for reg in fits[1:]:
         assert_array_equal(reg.key_query_, fits[0].key_query_)
         assert_array_equal(reg.value_, fits[0].value_)

@@ -48,6 +48,18 @@ def test_gd_halves_a_step_that_would_increase_the_objective():
     assert curve[-1] < f(np.eye(2), np.ones((1, 2)))[0]
 
 
+def test_gd_grows_a_step_that_is_too_short():
+    f = Quadratic()
+    progress = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0)
+    K, V, _ = gd(f, np.eye(2), np.ones((1, 2)), learning_rate=1e-3, max_iter=150,
+                 project=identity, progress=progress)
+    # 150 steps of 1e-3 / ||·||² would cover a few percent of the way; doubling
+    # after every 10 clean steps gets there.
+    np.testing.assert_allclose(K, f.A, atol=1e-6)
+    curve = np.array(progress.loss_curve)
+    assert np.all(np.diff(curve) <= 1e-12 * curve[:-1])
+
+
 def test_gd_rejects_non_finite_start():
     f = Quadratic()
     with pytest.raises(ValueError, match="not finite"):
