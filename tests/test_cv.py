@@ -7,7 +7,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
-from sklearn_softattn._cv import attention_scale_grid
+from sklearn_softattn._cv import attention_scale_grid, choose_point
 from sklearn_softattn.datasets import make_gaussian_regression
 
 FAST = dict(attention_scales=[0.01, 0.5, 2.0], alphas=[0.0, 10.0], cv=3, max_iter=100,
@@ -45,12 +45,25 @@ def test_scale_grid_is_geometric_or_the_given_values_sorted():
             attention_scale_grid(bad)
 
 
+def test_choose_point_best_and_one_standard_error():
+    # 2 scales x 2 alphas x 3 folds: the sharp scale wins on average, by less
+    # than the noise of its fold-by-fold gain at alpha 0, by more at alpha 1.
+    path = np.array([[[0.50, 0.60, 0.70], [0.40, 0.50, 0.60]],
+                     [[0.60, 0.55, 0.72], [0.40, 0.50, 0.60]]])
+    assert choose_point(path, "best") == (1, 0)
+    assert choose_point(path, "1se") == (0, 0)
+    consistent = path.copy()
+    consistent[1, 0] = path[0, 0] + 0.02  # a small gain on every fold
+    assert choose_point(consistent, "1se") == (1, 0)
+    ties = np.zeros((3, 2, 3))
+    assert choose_point(ties, "best") == choose_point(ties, "1se") == (0, 0)
+
+
 def test_score_path_and_chosen_point(friedman, fitted):
     X, y = friedman
     reg = fitted
     assert reg.score_path_.shape == (3, 2, 3)
-    mean = reg.score_path_.mean(axis=-1)
-    s, a = np.unravel_index(np.argmax(mean), mean.shape)
+    s, a = choose_point(reg.score_path_)
     assert reg.attention_scale_ == reg.attention_scales_[s]
     assert reg.alpha_ == reg.alphas_[a]
     # The refit is the model at the chosen point: a sharper scale than least squares'.
@@ -118,9 +131,10 @@ def test_pipeline_nested_cross_validation_and_grid_search(small):
     X, y = small
     pipe = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(**FAST))
     assert cross_val_score(pipe, X, y, cv=2).mean() > 0.5
-    search = GridSearchCV(SoftmaxAttentionRegressorCV(**FAST), {"max_iter": [5, 50]}, cv=2)
-    search.fit(X, y)
-    assert search.best_params_["max_iter"] == 50
+    search = GridSearchCV(SoftmaxAttentionRegressorCV(**FAST),
+                          {"selection": ["1se", "best"]}, cv=2).fit(X, y)
+    assert search.best_score_ > 0.5
+    assert search.best_estimator_.score_path_.shape == (3, 2, 3)
 
 
 def test_n_jobs_gives_the_same_choice(small):
