@@ -14,12 +14,18 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.model_selection import check_cv
-from sklearn.utils import check_random_state
+from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
 
-from ._estimator import SoftmaxAttentionRegressor, _AttentionLayerModel, _positive_rows
-from ._geometry import renormalize
+from ._callbacks import Task
+from ._estimator import (
+    SoftmaxAttentionRegressor,
+    _AttentionLayerModel,
+    _fitted_attributes,
+    _positive_rows,
+)
+from ._geometry import change_basis, renormalize
 
 # The grid of attention scales when only its length is given: from nearly
 # linear attention (least squares) to a sharp, local smoother.
@@ -39,13 +45,15 @@ def attention_scale_grid(attention_scales):
     return np.unique(scales)  # sorted
 
 
-def scale_path(estimator, problem, scales, rng):
+def scale_path(estimator, problem, scales, rng, task, y_ndim):
     """Fit ``estimator`` along ascending ``scales``, each point from the last.
 
     The first point starts from the estimator's initialization; every later
     one from the previous parameters renormalized to its scale. ``alpha`` is
     the estimator's. Yields, per scale, the raw ``(K, V)``, the
     :class:`~sklearn_softattn._solvers.Progress` and whether it converged.
+    Each point is a subtask of ``task`` for the callbacks, and each of its
+    iterations a subtask of the point's.
     """
     K = V = None
     for scale in scales:
@@ -54,9 +62,13 @@ def scale_path(estimator, problem, scales, rng):
             K, V = estimator._initial_params(problem, rng)
         else:
             K, V = renormalize(K, V, scale, problem.W_inv)
+        point = task.subtask(f"attention_scale={scale:.3g}", estimator.max_iter)
         K, V, progress, converged = estimator._solve(
-            problem, K, V, rng, max_iter=estimator.max_iter, loss_curve=[]
+            problem, K, V, rng, max_iter=estimator.max_iter, loss_curve=[],
+            on_iteration=point.iteration_hook(lambda K, V: _fitted_attributes(
+                *change_basis(K, V, problem.T), problem, y_ndim)),
         )
+        point.end()
         yield K, V, progress, converged
 
 
@@ -92,8 +104,12 @@ def choose_point(score_path, selection="1se"):
     return scale, int(np.argmax(np.where(close[scale], mean[scale], -np.inf)))
 
 
-def _fold_scores(estimator, scorer, X, Y, sample_weight, y_ndim, train, test, scales, alphas):
-    """Validation scores (n_scales, n_alphas) of one fold: one problem, one path per alpha."""
+def _fold_scores(estimator, scorer, X, Y, sample_weight, y_ndim, train, test, scales, alphas,
+                 task):
+    """Validation scores (n_scales, n_alphas) of one fold: one problem, one path per alpha.
+
+    ``task`` is the fold's, for the callbacks: each path is a subtask of it.
+    """
     rng = check_random_state(estimator.random_state)
     problem = estimator._problem(*_positive_rows(X[train], Y[train], sample_weight[train], 2),
                                  rng)
@@ -102,9 +118,14 @@ def _fold_scores(estimator, scorer, X, Y, sample_weight, y_ndim, train, test, sc
     scores = np.empty((len(scales), len(alphas)))
     for a, alpha in enumerate(alphas):
         estimator.set_params(alpha=alpha)
-        for s, (K, V, _, _) in enumerate(scale_path(estimator, problem, scales, rng)):
+        path = task.subtask(f"alpha={alpha:.3g}", len(scales))
+        for s, (K, V, _, _) in enumerate(
+            scale_path(estimator, problem, scales, rng, path, y_ndim)
+        ):
             estimator._store(K, V, problem, y_ndim)
             scores[s, a] = scorer(estimator, X_test, y_test, sample_weight=sample_weight[test])
+        path.end()
+    task.end()
     return scores
 
 
@@ -315,6 +336,7 @@ coef_, intercept_, n_iter_, loss_curve_
         self : object
             The fitted estimator.
         """
+        given = X, y, sample_weight  # what the callbacks see (and score on)
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
@@ -328,11 +350,19 @@ coef_, intercept_, n_iter_, loss_curve_
             alphas = alphas[:1]
         y_split = Y[:, 0] if y_ndim == 1 else Y
         folds = list(check_cv(self.cv, y_split).split(X, y_split))
+        task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)
+        # The folds' tasks are made here, before the folds go to joblib's workers.
+        fold_tasks = [
+            task.subtask("fold", len(alphas), X=_safe_indexing(given[0], train),
+                         y=_safe_indexing(given[1], train),
+                         sample_weight=None if given[2] is None else sample_weight[train])
+            for train, _ in folds
+        ]
         scorer = check_scoring(self._path_estimator(), scoring=self.scoring)
         scores = Parallel(n_jobs=self.n_jobs)(
             delayed(_fold_scores)(self._path_estimator(), scorer, X, Y, sample_weight,
-                                  y_ndim, train, test, scales, alphas)
-            for train, test in folds
+                                  y_ndim, train, test, scales, alphas, fold_task)
+            for (train, test), fold_task in zip(folds, fold_tasks)
         )
         self.score_path_ = np.stack(scores, axis=-1)
         best_scale, best_alpha = choose_point(self.score_path_, self.selection)
@@ -348,11 +378,13 @@ coef_, intercept_, n_iter_, loss_curve_
         rng = check_random_state(self.random_state)
         problem = estimator._problem(*_positive_rows(X, Y, sample_weight, 2), rng)
         self.n_iter_, self.loss_curve_ = 0, []
+        refit = task.subtask("refit", best_scale + 1)
         for K, V, progress, converged in scale_path(
-            estimator, problem, scales[: best_scale + 1], rng
+            estimator, problem, scales[: best_scale + 1], rng, refit, y_ndim
         ):
             self.n_iter_ += progress.n_iter
             self.loss_curve_ += progress.loss_curve
+        refit.end()
         if not converged:
             warnings.warn(
                 f"SoftmaxAttentionRegressorCV: maximum iterations ({self.max_iter}) "
@@ -361,4 +393,5 @@ coef_, intercept_, n_iter_, loss_curve_
                 ConvergenceWarning,
             )
         self._store(K, V, problem, y_ndim)
+        task.end({})  # the model is self
         return self
