@@ -14,7 +14,7 @@ from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.model_selection import check_cv
-from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
 
@@ -351,10 +351,10 @@ coef_, intercept_, n_iter_, loss_curve_
         y_split = Y[:, 0] if y_ndim == 1 else Y
         folds = list(check_cv(self.cv, y_split).split(X, y_split))
         task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)
-        # The folds' tasks are made here, before the folds go to joblib's workers.
+        # The folds' tasks are made here, before the folds go to joblib's workers;
+        # their estimators fit validated arrays, and so see those.
         fold_tasks = [
-            task.subtask("fold", len(alphas), X=_safe_indexing(given[0], train),
-                         y=_safe_indexing(given[1], train),
+            task.subtask("fold", len(alphas), X=X[train], y=y_split[train],
                          sample_weight=None if given[2] is None else sample_weight[train])
             for train, _ in folds
         ]
