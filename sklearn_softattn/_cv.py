@@ -29,7 +29,7 @@ from ._geometry import change_basis, renormalize
 
 # The grid of attention scales when only its length is given: from nearly
 # linear attention (least squares) to a sharp, local smoother.
-SCALE_RANGE = (0.01, 10.0)
+SCALE_RANGE = (0.001, 10.0)
 
 
 def attention_scale_grid(attention_scales):
@@ -145,10 +145,12 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
 
     Parameters
     ----------
-    attention_scales : int or array-like of shape (n_scales,), default=7
+    attention_scales : int or array-like of shape (n_scales,), default=9
         The path of attention scales. An int: that many values spaced
-        geometrically from 0.01 (least squares, for practical purposes) to 10
-        (a sharp, local smoother); the default 7 steps by half-decades. An
+        geometrically from 0.001 (least squares, for practical purposes, even
+        for a heavy-tailed feature, whose scores reach scale × its largest
+        squared standardized value) to 10 (a sharp, local smoother); the
+        default 9 steps by half-decades. An
         array: the values themselves, fitted in increasing order.
 
     alphas : array-like of shape (n_alphas,), default=(0.0, 1.0)
@@ -265,7 +267,7 @@ coef_, intercept_, n_iter_, loss_curve_
 
     def __init__(
         self,
-        attention_scales=7,
+        attention_scales=9,
         alphas=(0.0, 1.0),
         *,
         cv=5,

@@ -37,7 +37,7 @@ def small():
 
 def test_scale_grid_is_geometric_or_the_given_values_sorted():
     grid = attention_scale_grid(4)
-    assert grid[0] == pytest.approx(0.01) and grid[-1] == pytest.approx(10)
+    assert grid[0] == pytest.approx(0.001) and grid[-1] == pytest.approx(10)
     np.testing.assert_allclose(grid[1:] / grid[:-1], grid[1] / grid[0])
     np.testing.assert_array_equal(attention_scale_grid([3, 0.1, 1]), [0.1, 1, 3])
     for bad in ([], [0.1, -1], [[0.1, 1]], [np.nan]):
