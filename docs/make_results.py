@@ -371,7 +371,7 @@ shows the decay of `μ^m`. It cannot speak to the statistical term.
 key–query matrix for a single target, which holds the nonlinear model back, so the grid has a
 weak one too (a grid over `attention_scale` and `max_iter` alone, at `alpha=10`, tied least
 squares on friedman1). `SoftmaxAttentionRegressorCV` makes this choice along a warm-started path
-instead (see [Choosing the sharpness](#choosing-the-sharpness-by-cross-validation)). `MLPRegressor` (behind `StandardScaler`) and
+instead (the README's "Choosing the sharpness by cross-validation"). `MLPRegressor` (behind `StandardScaler`) and
 `HistGradientBoostingRegressor` are there for context. "gaussian linear" is
 `make_gaussian_regression(500, 10, 1, noise=0.5, random_state=0)`, where least squares is the
 right model; "friedman1" is `make_friedman1(600, noise=1.0, random_state=0)`.
