@@ -22,10 +22,10 @@ from ._callbacks import Task
 from ._estimator import (
     SoftmaxAttentionRegressor,
     _AttentionLayerModel,
-    _fitted_attributes,
+    _iteration_hook,
     _positive_rows,
 )
-from ._geometry import change_basis, renormalize
+from ._geometry import renormalize
 
 # The grid of attention scales when only its length is given: from nearly
 # linear attention (least squares) to a sharp, local smoother.
@@ -65,8 +65,7 @@ def scale_path(estimator, problem, scales, rng, task, y_ndim):
         point = task.subtask(f"attention_scale={scale:.3g}", estimator.max_iter)
         K, V, progress, converged = estimator._solve(
             problem, K, V, rng, max_iter=estimator.max_iter, loss_curve=[],
-            on_iteration=point.iteration_hook(lambda K, V: _fitted_attributes(
-                *change_basis(K, V, problem.T), problem, y_ndim)),
+            on_iteration=_iteration_hook(point, problem, y_ndim),
         )
         point.end()
         yield K, V, progress, converged

@@ -118,6 +118,13 @@ def _fitted_attributes(K, V, problem, y_ndim):
     )
 
 
+def _iteration_hook(task, problem, y_ndim):
+    """``task``'s per-iteration hook for parameters in the solver's coordinates."""
+    return task.iteration_hook(
+        lambda K, V: _fitted_attributes(*change_basis(K, V, problem.T), problem, y_ndim)
+    )
+
+
 class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
     """A fitted softmax attention layer: data validation, fitted attributes, predict.
 
@@ -511,8 +518,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             max_iter=self.max_iter,
             loss_curve=self.loss_curve_ if keep_curve else [],
             validation=validation,
-            on_iteration=task.iteration_hook(lambda K, V: _fitted_attributes(
-                *change_basis(K, V, problem.T), problem, y_ndim)),
+            on_iteration=_iteration_hook(task, problem, y_ndim),
         )
         if self.early_stopping and progress.best_params is not None:
             K, V = progress.best_params
