@@ -45,6 +45,13 @@ from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
 # core's cache, lost more to the per-block overhead than they gained.
 _BLOCK_ELEMENTS = 2**18
 
+# Scores per thread below which a further thread costs more than it saves: the
+# threads hand the GIL back and forth between numpy's small operations.
+# Measured on 2 cores (d = 10, q = 1 and 20): a second thread made one
+# loss-and-gradient pass 1.0 to 2.3 times as long up to 400 x 400 scores,
+# and 0.36 to 0.9 times as long from 460 x 460 up.
+_THREAD_ELEMENTS = 100_000
+
 # Above this rank of the matrix P = R Uᵀ (min(q, d)), dL/dK multiplies P into
 # the attention weights; at or below it, the product of the attention weights
 # with (rank) extra columns per feature is cheaper and needs no second matrix.
@@ -99,12 +106,13 @@ def _helpers(n_workers):
 def _map_blocks(fn, n_queries, n_context, n_jobs=None):
     """``fn(block)`` for every query block, in ``n_jobs`` threads.
 
-    The calling thread and ``n_threads - 1`` pool threads take the next
+    Small problems take fewer threads: one per ``_THREAD_ELEMENTS`` scores at
+    most. The calling thread and ``n_threads - 1`` pool threads take the next
     unclaimed block until none is left, which balances the load when another
     process takes a core. Callers limit BLAS to one thread (the limit is
     process-wide, so it holds in the pool threads too).
     """
-    n_threads = _n_threads(n_jobs)
+    n_threads = min(_n_threads(n_jobs), max(1, n_queries * n_context // _THREAD_ELEMENTS))
     blocks = _block_slices(n_queries, n_context, n_threads)
     claims = itertools.count()  # next() on it is atomic under the GIL
 
@@ -130,33 +138,34 @@ def _self_log_ratio(context_weight, self_index):
         return np.where(self_index >= 0, np.log(np.maximum(own - 1, 0) / own), 0)
 
 
-def _exp_scores(Zq, KZc, self_index=None, self_log_ratio=None):
+def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None):
     """Unnormalized attention ``exp(score - row max)`` of each query (B, m).
 
+    ``scale`` is :func:`_overflow_scale` of these queries (None: no scaling).
     The query's own token, if any, has its score shifted by
     ``self_log_ratio`` first (so a removed token never sets the row maximum).
     Scores are shifted by their row maximum, so no finite score overflows;
     queries whose scores could overflow are first scaled down by a power of
     two, so that finite inputs always give finite weights.
     """
-    t = _overflow_scale(Zq, KZc)
-    S = Zq @ KZc.T if t is None else (Zq * t) @ KZc.T
+    S = Zq @ KZc.T if scale is None else (Zq * scale) @ KZc.T
     if self_index is not None:
         rows = np.flatnonzero(self_index >= 0)
         shift = self_log_ratio[rows]
-        S[rows, self_index[rows]] += shift if t is None else t[rows, 0] * shift
+        S[rows, self_index[rows]] += shift if scale is None else scale[rows, 0] * shift
     S -= S.max(axis=1, keepdims=True)
-    if t is not None:
+    if scale is not None:
         with np.errstate(over="ignore"):
-            S /= t
+            S /= scale
     return np.exp(S, out=S)
 
 
 def _overflow_scale(Zq, KZc):
-    """Power-of-two factors (B, 1) that keep every score below ``max / 4``.
+    """Power-of-two factors (n, 1) that keep every score below ``max / 4``.
 
     ``|zᵀ k| <= d max|z| max|k|`` bounds each score. Returns None (no scaling)
     when no query needs it, which is the case for all but extreme inputs.
+    Computed once for all queries; a block of queries takes its rows.
     """
     if KZc.size == 0:
         return None
@@ -167,6 +176,11 @@ def _overflow_scale(Zq, KZc):
     if not np.any(bound > limit):
         return None
     return np.ldexp(1.0, np.minimum(np.floor(limit - bound), 0).astype(int)).astype(Zq.dtype)
+
+
+def _rows(scale, block):
+    """The overflow factors of a block of queries (None stays None)."""
+    return None if scale is None else scale[block]
 
 
 def _relative_weights(context_weight):
@@ -210,7 +224,7 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
         has_self = self_index >= 0
         ratio = np.zeros(len(Zq), dtype=Zq.dtype)
         ratio[has_self] = log_self - log_w[self_index[has_self]]
-    E = _exp_scores(Zq, KZc, self_index, ratio)
+    E = _exp_scores(Zq, KZc, _overflow_scale(Zq, KZc), self_index, ratio)
     E *= np.exp(log_w - log_w.max())
     E /= E.sum(axis=1, keepdims=True)
     return E
@@ -229,10 +243,11 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
         w = _relative_weights(context_weight)[:, None]
         values = np.hstack([(Zc @ V.T) * w, w])
         q = V.shape[0]
+        scale = _overflow_scale(Zq, KZc)
         out = np.empty((Zq.shape[0], q), dtype=np.result_type(Zq, values))
 
         def predict_block(block):
-            F = _exp_scores(Zq[block], KZc) @ values
+            F = _exp_scores(Zq[block], KZc, _rows(scale, block)) @ values
             out[block] = F[:, :q] / F[:, q:]
 
         _map_blocks(predict_block, Zq.shape[0], Zc.shape[0], n_jobs)
@@ -312,6 +327,7 @@ def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value
     KZc = Zc @ K.T
     w = _relative_weights(context_weight)[:, None]
     ratio = _self_log_ratio(context_weight, self_index)
+    scale = _overflow_scale(Zq, KZc)
     # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations.
     right = Zc if d <= q else Zc @ V.T
     rank = right.shape[1]
@@ -328,7 +344,8 @@ def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value
     grad_rows = np.empty((n, d), dtype=dtype)
 
     def block_loss_grad(block):
-        E = _exp_scores(Zq[block], KZc, self_index[block], ratio[block])
+        E = _exp_scores(Zq[block], KZc, _rows(scale, block), self_index[block],
+                        ratio[block])
         F = E @ tokens
         row_sum = F[:, d:d + 1]
         mean = F[:, :d] / row_sum  # A Zc

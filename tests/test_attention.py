@@ -82,6 +82,7 @@ def test_loss_and_gradient_match_dense_formulas(monkeypatch, fused, d, q):
     rng, Zq, Zc, Y, K, V = _problem(n=30, m=20, d=d, q=q)
     monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 5 if fused else 0)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 7 * 20)  # several blocks
+    monkeypatch.setattr(_attention, "_THREAD_ELEMENTS", 1)  # on two threads
     qw, cw = rng.uniform(0.5, 3, 30), rng.integers(1, 4, 20).astype(float)
     self_index = np.where(np.arange(30) < 20, np.arange(30), -1)
     shift = 0.1 * rng.standard_normal(Zq.shape)
@@ -99,6 +100,24 @@ def test_threads_follow_n_jobs_and_openmp_limits():
     assert _attention._n_threads(-1) == joblib.cpu_count()
     with threadpool_limits(1):  # as in a joblib worker, or a user's limit
         assert _attention._n_threads(None) == 1
+
+
+def test_small_problems_stay_on_one_thread():
+    import threading
+    import time
+
+    def threads_used(n):
+        seen = set()
+
+        def block(_):
+            seen.add(threading.get_ident())
+            time.sleep(0.01)  # long enough for the helper thread to claim a block
+
+        _attention._map_blocks(block, n, n, n_jobs=2)
+        return len(seen)
+
+    assert threads_used(100) == 1  # a second thread would cost more than it saves
+    assert threads_used(2000) == 2
 
 
 def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch):

@@ -40,8 +40,9 @@ def _reg(**params):
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    """Blocks of a few rows, so that small data spans many blocks."""
+    """Blocks of a few rows, so that small data spans many blocks, on every thread."""
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 256)
+    monkeypatch.setattr(_attention, "_THREAD_ELEMENTS", 1)
 
 
 # float32 and float64
@@ -94,6 +95,7 @@ def test_blocked_kernel_matches_one_block(monkeypatch):
     loss, grad_K, grad_V = attention_loss_grad(*args)
     forward = attention_forward(Z, Z[:m], K, V, context_weight)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * m)
+    monkeypatch.setattr(_attention, "_THREAD_ELEMENTS", 1)  # n_jobs=2 on two threads
     assert len(_attention._block_slices(n, m)) == 33
     for n_jobs in [1, 2]:
         blocked = attention_loss_grad(*args, n_jobs=n_jobs)
