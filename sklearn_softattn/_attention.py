@@ -49,7 +49,7 @@ _BLOCK_ELEMENTS = 2**18
 # threads hand the GIL back and forth between numpy's small operations.
 # Measured on 2 cores (d = 10, q = 1 and 20): a second thread made one
 # loss-and-gradient pass 1.0 to 2.3 times as long up to 400 x 400 scores,
-# and 0.36 to 0.9 times as long from 460 x 460 up.
+# and 0.36 to 1.02 times as long from 460 x 460 up.
 _THREAD_ELEMENTS = 100_000
 
 # Above this rank of the matrix P = R Uᵀ (min(q, d)), dL/dK multiplies P into
