@@ -5,11 +5,13 @@
     python benchmarks/bench_selection.py --path         # mean inner-CV score path per data set
     python benchmarks/bench_selection.py --defaults     # candidate defaults of the base estimator
     python benchmarks/bench_selection.py --linear-end   # the small-scale end on the paper's data
+    python benchmarks/bench_selection.py --rules        # the CV estimator's selection rules
 
 Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the
 mean fit time of one fold, on data that ship with scikit-learn or statsmodels
 (nothing is downloaded) or are generated here. ``--only NAME,NAME`` restricts
 the data sets; ``--quick`` uses 2 folds and the first 3 data sets (a smoke run).
+``--rules`` also runs smaller draws of the nonlinear sets (``SMALLER``).
 """
 
 import argparse
@@ -23,6 +25,7 @@ from sklearn.datasets import load_diabetes, make_friedman1, make_friedman2, make
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, RidgeCV
+from sklearn.metrics import check_scoring
 from sklearn.model_selection import KFold, cross_validate
 from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
@@ -30,6 +33,8 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._attention import attention_forward
+from sklearn_softattn._callbacks import Task
+from sklearn_softattn._cv import _fold_scores, choose_point
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 
 
@@ -90,6 +95,16 @@ DATASETS = {
     "engel": lambda: _statsmodels("engel", _engel),
     "ccard": lambda: _statsmodels("ccard"),
     "statecrime": lambda: _statsmodels("statecrime"),
+}
+
+
+# Smaller draws of the nonlinear sets, where selection is noisier.
+SMALLER = {
+    "friedman1, 300 rows": lambda: make_friedman1(300, noise=1.0, random_state=1),
+    "friedman2, 300 rows": lambda: make_friedman2(300, noise=10.0, random_state=1),
+    "friedman3, 300 rows": lambda: make_friedman3(300, noise=0.1, random_state=1),
+    "friedman1, 150 rows": lambda: make_friedman1(150, noise=1.0, random_state=2),
+    "attention teacher, 250 rows": lambda: tuple(a[:250] for a in _attention_teacher()),
 }
 
 
@@ -167,6 +182,36 @@ def defaults(datasets, n_folds, scales=(0.03, 0.1, 0.3, 1.0), alphas=(1.0, 10.0)
         print(f"| {name} | " + " | ".join(f"{c:+.3f}" for c in cells) + " |", flush=True)
 
 
+def rules(datasets, n_folds, selections=("best", "1se", "2se")):
+    """Nested CV of the selection rules: each rule's choice from the inner score
+    path, scored on the outer fold, minus least squares' outer score."""
+    print("outer R² of the chosen point minus LinearRegression's, mean over "
+          f"{n_folds} outer folds (choices per fold in brackets: scale/alpha)")
+    print("| data set | n × d | LinearRegression | " + " | ".join(selections) + " |")
+    print("|---|---|---|" + "---|" * len(selections))
+    for name in datasets:
+        X, y = {**DATASETS, **SMALLER}[name]()
+        gains, choices, least_squares = {s: [] for s in selections}, {s: [] for s in selections}, []
+        for train, test in KFold(n_folds, shuffle=True, random_state=0).split(X):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                inner = SoftmaxAttentionRegressorCV(random_state=0).fit(X[train], y[train])
+                # Every point of the path refitted on the outer training rows.
+                estimator = inner._path_estimator()
+                outer = _fold_scores(estimator, check_scoring(estimator), X, y[:, None],
+                                     np.ones(len(y)), 1, train, test, inner.attention_scales_,
+                                     inner.alphas_, Task(None, estimator))
+            ls = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
+            least_squares.append(ls)
+            for rule in selections:
+                i, j = choose_point(inner.score_path_, rule)
+                gains[rule].append(outer[i, j] - ls)
+                choices[rule].append(f"{inner.attention_scales_[i]:.2g}/{inner.alphas_[j]:g}")
+        print(f"| {name} | {X.shape[0]} × {X.shape[1]} | {np.mean(least_squares):.3f} | "
+              + " | ".join(f"{np.mean(gains[r]):+.3f} ({', '.join(choices[r])})"
+                           for r in selections) + " |", flush=True)
+
+
 def linear_end(scales=(0.001, 0.01, 0.1, 0.3, 1.0), seeds=(0, 1)):
     """Excess risk of predict over least squares' on the paper's setting, against the scale."""
     print("seed | " + " | ".join(f"attention_scale={s:g}" for s in scales))
@@ -187,6 +232,7 @@ if __name__ == "__main__":
     parser.add_argument("--path", action="store_true")
     parser.add_argument("--defaults", action="store_true")
     parser.add_argument("--linear-end", action="store_true")
+    parser.add_argument("--rules", action="store_true")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None)
     args = parser.parse_args()
@@ -194,8 +240,12 @@ if __name__ == "__main__":
     n_folds = 5
     if args.quick:
         names, n_folds = names[:3], 2
+    if args.rules and args.only is None and not args.quick:
+        names += list(SMALLER)
     if args.linear_end:
         linear_end()
+    elif args.rules:
+        rules(names, n_folds)
     elif args.path:
         path(names, n_folds)
     elif args.defaults:
