@@ -19,8 +19,9 @@ most ``_BLOCK_ELEMENTS`` scores; a thread holds at most two such blocks (one
 for a single target), whatever the number of queries.
 
 Threads. Blocks are shared out among ``n_jobs`` threads (numpy releases the
-GIL), from one thread pool per process: starting a joblib pool took ~10 ms
-per call here, more than a whole iteration at n = 500. The default uses the
+GIL; problems too small to pay for a thread take fewer), from one thread pool
+per process: starting a joblib pool took ~10 ms per call here, more than a
+whole iteration at n = 500. The default uses the
 cores scikit-learn's OpenMP estimators would (all of them, unless limited by
 ``OMP_NUM_THREADS``, :func:`threadpoolctl.threadpool_limits` or a joblib
 worker's limit), so that it does not oversubscribe inside ``GridSearchCV(n_jobs=...)``.
