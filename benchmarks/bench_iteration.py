@@ -180,6 +180,32 @@ def machine_rates(dtype, n_threads):
     return exp_rate, 2 * 2000**3 / best
 
 
+def exp_cost(dtype, size=2**18, repeat=50):
+    """Nanoseconds per value of one-core exp over scores in [-20, 0]: numpy's, PyTorch's."""
+    x = (-20 * np.random.default_rng(0).random(size)).astype(dtype)
+    out = np.empty_like(x)
+    calls = {"numpy": lambda: np.exp(x, out=out)}
+    if torch is not None:
+        tx, tout = torch.from_numpy(x), torch.from_numpy(out)
+        calls["PyTorch"] = lambda: torch.exp(tx, out=tout)
+    threads = None if torch is None else torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(1)
+    try:
+        costs = {}
+        for name, call in calls.items():
+            best = np.inf
+            for _ in range(repeat):
+                start = time.perf_counter()
+                call()
+                best = min(best, time.perf_counter() - start)
+            costs[name] = best / size * 1e9
+    finally:
+        if threads is not None:
+            torch.set_num_threads(threads)
+    return costs
+
+
 def score_work(n, m, d, q):
     """Per loss-and-gradient evaluation: passes over each (block x context)
     matrix, exponentials, and flops of the products over it."""
@@ -228,6 +254,10 @@ def bench_speed(rounds, iters_for):
                   f"| {ideal / best:.0%} |", flush=True)
     print(f"other processes kept {min(loads):.2f}-{max(loads):.2f} cores busy "
           f"(load average {os.getloadavg()[0]:.2f})")
+    for dtype in (np.float64, np.float32):
+        costs = exp_cost(dtype)
+        print(f"exp on one core, {np.dtype(dtype).name}: "
+              + ", ".join(f"{name} {ns:.2f} ns per value" for name, ns in costs.items()))
 
 
 def bench_blocks(sizes=(2**13, 2**14, 2**15, 2**16, 2**17, 2**18, 2**20), repeat=5):

@@ -16,7 +16,8 @@ O((n + m) d²). The kernel passes over them as few times as the math allows
 the product that reads the exponentiated scores, so are the row sums, and the
 softmax is never normalized in place. Queries are processed in blocks of at
 most ``_BLOCK_ELEMENTS`` scores; a thread holds at most two such blocks (one
-for a single target), whatever the number of queries.
+for a single target), whatever the number of queries, and keeps them for its
+next block and its next call.
 
 Threads. Blocks are shared out among ``n_jobs`` threads (numpy releases the
 GIL; problems too small to pay for a thread take fewer), from one thread pool
@@ -34,6 +35,7 @@ slower.
 
 import itertools
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -46,12 +48,14 @@ from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
 # core's cache, lost more to the per-block overhead than they gained.
 _BLOCK_ELEMENTS = 2**18
 
-# Scores per thread below which a further thread costs more than it saves: the
-# threads hand the GIL back and forth between numpy's small operations.
-# Measured on 2 cores (d = 10, q = 1 and 20): a second thread made one
-# loss-and-gradient pass 1.0 to 2.3 times as long up to 400 x 400 scores,
-# and 0.36 to 1.02 times as long from 460 x 460 up.
-_THREAD_ELEMENTS = 100_000
+# Bytes of scores per thread below which a further thread costs more than it
+# saves: the threads hand the GIL back and forth between numpy's small
+# operations. Measured on 2 cores (d = 10, q = 1 and 20), a second thread made
+# one loss-and-gradient pass, in float64, 1.08 times as long at 460 x 460
+# scores, 0.79-0.86 times at 500 x 500 and 0.68-0.70 at 600 x 600; in float32,
+# whose exp is four times as fast here, 1.35-1.38 times at 460 x 460,
+# 0.97-1.09 at 600 x 600 and 0.72-0.86 at 800 x 800.
+_THREAD_BYTES = 900_000
 
 # Above this rank of the matrix P = R Uᵀ (min(q, d)), dL/dK multiplies P into
 # the attention weights; at or below it, the product of the attention weights
@@ -104,16 +108,37 @@ def _helpers(n_workers):
     return _pool[2]
 
 
-def _map_blocks(fn, n_queries, n_context, n_jobs=None):
+_scratch = threading.local()
+
+
+def _scratch_matrix(slot, shape, dtype):
+    """A work matrix of ``shape``, this thread's own, reused from call to call.
+
+    A fresh (block x context) array per block went back to the system when
+    freed and had to be paged in again for the next block: measured at
+    n = 2000, a third of the kernel's CPU time was the system's, and an
+    iteration took 1.5 to 1.7 times as long. Each thread keeps at most one
+    array per ``slot`` and dtype, of at least ``_BLOCK_ELEMENTS`` values; its
+    content does not outlive the block that asked for it.
+    """
+    buffers = _scratch.__dict__.setdefault("buffers", {})
+    key, size = (slot, np.dtype(dtype)), shape[0] * shape[1]
+    if key not in buffers or buffers[key].size < size:
+        buffers[key] = np.empty(max(size, _BLOCK_ELEMENTS), dtype=dtype)
+    return buffers[key][:size].reshape(shape)
+
+
+def _map_blocks(fn, n_queries, n_context, itemsize, n_jobs=None):
     """``fn(block)`` for every query block, in ``n_jobs`` threads.
 
-    Small problems take fewer threads: one per ``_THREAD_ELEMENTS`` scores at
-    most. The calling thread and ``n_threads - 1`` pool threads take the next
+    Small problems take fewer threads: one per ``_THREAD_BYTES`` of scores (of
+    ``itemsize`` bytes each) at most. The calling thread and ``n_threads - 1`` pool threads take the next
     unclaimed block until none is left, which balances the load when another
     process takes a core. Callers limit BLAS to one thread (the limit is
     process-wide, so it holds in the pool threads too).
     """
-    n_threads = min(_n_threads(n_jobs), max(1, n_queries * n_context // _THREAD_ELEMENTS))
+    n_bytes = n_queries * n_context * itemsize
+    n_threads = min(_n_threads(n_jobs), max(1, n_bytes // _THREAD_BYTES))
     blocks = _block_slices(n_queries, n_context, n_threads)
     claims = itertools.count()  # next() on it is atomic under the GIL
 
@@ -139,17 +164,18 @@ def _self_log_ratio(context_weight, self_index):
         return np.where(self_index >= 0, np.log(np.maximum(own - 1, 0) / own), 0)
 
 
-def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None):
+def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None, out=None):
     """Unnormalized attention ``exp(score - row max)`` of each query (B, m).
 
-    ``scale`` is :func:`_overflow_scale` of these queries (None: no scaling).
+    ``scale`` is :func:`_overflow_scale` of these queries (None: no scaling);
+    ``out``, if given, a (B, m) array to hold the result.
     The query's own token, if any, has its score shifted by
     ``self_log_ratio`` first (so a removed token never sets the row maximum).
     Scores are shifted by their row maximum, so no finite score overflows;
     queries whose scores could overflow are first scaled down by a power of
     two, so that finite inputs always give finite weights.
     """
-    S = Zq @ KZc.T if scale is None else (Zq * scale) @ KZc.T
+    S = np.matmul(Zq if scale is None else Zq * scale, KZc.T, out=out)
     if self_index is not None:
         rows = np.flatnonzero(self_index >= 0)
         shift = self_log_ratio[rows]
@@ -245,13 +271,16 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
         values = np.hstack([(Zc @ V.T) * w, w])
         q = V.shape[0]
         scale = _overflow_scale(Zq, KZc)
+        score_dtype = np.result_type(Zq, KZc)
         out = np.empty((Zq.shape[0], q), dtype=np.result_type(Zq, values))
 
         def predict_block(block):
-            F = _exp_scores(Zq[block], KZc, _rows(scale, block)) @ values
+            shape = (block.stop - block.start, len(KZc))
+            scores = _scratch_matrix("scores", shape, score_dtype)
+            F = _exp_scores(Zq[block], KZc, _rows(scale, block), out=scores) @ values
             out[block] = F[:, :q] / F[:, q:]
 
-        _map_blocks(predict_block, Zq.shape[0], Zc.shape[0], n_jobs)
+        _map_blocks(predict_block, Zq.shape[0], Zc.shape[0], score_dtype.itemsize, n_jobs)
         return out
 
 
@@ -329,6 +358,7 @@ def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value
     w = _relative_weights(context_weight)[:, None]
     ratio = _self_log_ratio(context_weight, self_index)
     scale = _overflow_scale(Zq, KZc)
+    score_dtype = np.result_type(Zq, KZc)
     # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations.
     right = Zc if d <= q else Zc @ V.T
     rank = right.shape[1]
@@ -345,8 +375,10 @@ def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value
     grad_rows = np.empty((n, d), dtype=dtype)
 
     def block_loss_grad(block):
+        shape = (block.stop - block.start, len(KZc))
+        scores = _scratch_matrix("scores", shape, score_dtype)
         E = _exp_scores(Zq[block], KZc, _rows(scale, block), self_index[block],
-                        ratio[block])
+                        ratio[block], out=scores)
         F = E @ tokens
         row_sum = F[:, d:d + 1]
         mean = F[:, :d] / row_sum  # A Zc
@@ -361,10 +393,11 @@ def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value
         if fused:
             AP_Zc = np.einsum("ia,iaj->ij", left, F[:, d + 1:].reshape(-1, rank, d))
         else:
-            E *= left @ right.T
+            P = _scratch_matrix("products", shape, np.result_type(left, right))
+            E *= np.matmul(left, right.T, out=P)
             AP_Zc = E @ tokens[:, :d]
         residual[block], attended[block] = R, Zbar
         grad_rows[block] = AP_Zc - row_term * mean
 
-    _map_blocks(block_loss_grad, n, Zc.shape[0], n_jobs)
+    _map_blocks(block_loss_grad, n, Zc.shape[0], score_dtype.itemsize, n_jobs)
     return 0.5 * float(c[:, 0] @ loss), Zq.T @ grad_rows, residual.T @ attended

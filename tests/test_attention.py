@@ -82,7 +82,7 @@ def test_loss_and_gradient_match_dense_formulas(monkeypatch, fused, d, q):
     rng, Zq, Zc, Y, K, V = _problem(n=30, m=20, d=d, q=q)
     monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 5 if fused else 0)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 7 * 20)  # several blocks
-    monkeypatch.setattr(_attention, "_THREAD_ELEMENTS", 1)  # on two threads
+    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)  # on two threads
     qw, cw = rng.uniform(0.5, 3, 30), rng.integers(1, 4, 20).astype(float)
     self_index = np.where(np.arange(30) < 20, np.arange(30), -1)
     shift = 0.1 * rng.standard_normal(Zq.shape)
@@ -113,7 +113,7 @@ def test_small_problems_stay_on_one_thread():
             seen.add(threading.get_ident())
             time.sleep(0.01)  # long enough for the helper thread to claim a block
 
-        _attention._map_blocks(block, n, n, n_jobs=2)
+        _attention._map_blocks(block, n, n, 8, n_jobs=2)
         return len(seen)
 
     assert threads_used(100) == 1  # a second thread would cost more than it saves
@@ -137,6 +137,22 @@ def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch):
         per_query = 8 * n * (1 + 4 + 2 * d + 8)
         assert peak < per_query + n_jobs * 2 * 2**14 * 8 + 2**16, (n_jobs, peak)
         assert peak < n * m * 8 / 10  # never the full n x m matrix
+
+
+def test_work_matrices_are_kept_from_call_to_call():
+    n, m, d = 2000, 1000, 5
+    rng, Zq, Zc, Y, K, V = _problem(n=n, m=m, d=d, q=4)
+    args = (Zq, Y, np.ones(n), Zc, K, V, np.ones(m), np.arange(n) % m)
+    first = attention_loss_grad(*args, n_jobs=1)
+    tracemalloc.start()
+    try:
+        again = attention_loss_grad(*args, n_jobs=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < _attention._BLOCK_ELEMENTS * 8 / 2, peak  # no block allocated again
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_softmax_rows_sum_to_one_and_mask_self():
