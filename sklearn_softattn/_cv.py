@@ -180,7 +180,7 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         nested cross-validation on seventeen data sets
         (``benchmarks/bench_selection.py --rules``), ``"2se"`` lost at most
         0.012 R² to least squares where ``"1se"`` lost 0.042 and ``"best"``
-        0.204. It gave up at most 0.003 of ``"1se"``'s gains on twelve of
+        0.204. It gave up at most 0.003 of ``"1se"``'s gains on sixteen of
         them, but 0.061 on ``make_friedman3`` with 300 rows: with small
         nonlinear data, ``"1se"`` can gain more. With few folds the standard
         error is itself noisy and the rule stricter still.
