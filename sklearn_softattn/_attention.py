@@ -22,10 +22,10 @@ next block and its next call.
 Threads. Blocks are shared out among ``n_jobs`` threads (numpy releases the
 GIL; problems too small to pay for a thread take fewer), from one thread pool
 per process: starting a joblib pool took ~10 ms per call here, more than a
-whole iteration at n = 500. The default uses the
-cores scikit-learn's OpenMP estimators would (all of them, unless limited by
-``OMP_NUM_THREADS``, :func:`threadpoolctl.threadpool_limits` or a joblib
-worker's limit), so that it does not oversubscribe inside ``GridSearchCV(n_jobs=...)``.
+whole iteration at n = 500. The default uses the cores scikit-learn's OpenMP
+estimators would (all of them, unless limited by ``OMP_NUM_THREADS``,
+:func:`threadpoolctl.threadpool_limits` or a joblib worker's limit), so that it
+does not oversubscribe inside ``GridSearchCV(n_jobs=...)``.
 Each block's results land in their own rows and are summed in a fixed order,
 so results do not depend on the number of threads. BLAS runs one thread per
 worker: the products have an inner dimension of d (or q), too thin for BLAS
@@ -116,8 +116,9 @@ def _scratch_matrix(slot, shape, dtype):
 
     A fresh (block x context) array per block went back to the system when
     freed and had to be paged in again for the next block: measured at
-    n = 2000, a third of the kernel's CPU time was the system's, and an
-    iteration took 1.5 to 1.7 times as long. Each thread keeps at most one
+    n = 2000 (d = 10, q = 20), a third of the kernel's CPU time was the
+    system's, and a loss-and-gradient pass took about twice as long (median
+    of 40 calls). Each thread keeps at most one
     array per ``slot`` and dtype, of at least ``_BLOCK_ELEMENTS`` values; its
     content does not outlive the block that asked for it.
     """
@@ -132,10 +133,11 @@ def _map_blocks(fn, n_queries, n_context, itemsize, n_jobs=None):
     """``fn(block)`` for every query block, in ``n_jobs`` threads.
 
     Small problems take fewer threads: one per ``_THREAD_BYTES`` of scores (of
-    ``itemsize`` bytes each) at most. The calling thread and ``n_threads - 1`` pool threads take the next
-    unclaimed block until none is left, which balances the load when another
-    process takes a core. Callers limit BLAS to one thread (the limit is
-    process-wide, so it holds in the pool threads too).
+    ``itemsize`` bytes each) at most. The calling thread and ``n_threads - 1``
+    pool threads take the next unclaimed block until none is left, which
+    balances the load when another process takes a core. Callers limit BLAS
+    to one thread (the limit is process-wide, so it holds in the pool threads
+    too).
     """
     n_bytes = n_queries * n_context * itemsize
     n_threads = min(_n_threads(n_jobs), max(1, n_bytes // _THREAD_BYTES))
