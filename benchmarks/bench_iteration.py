@@ -34,6 +34,7 @@ search sequential and on two processes, against the estimator on one thread.
 
 import argparse
 import os
+import threading
 import time
 import tracemalloc
 import warnings
@@ -297,6 +298,7 @@ def bench_memory(n=20_000, m=2048, d=20, q=1):
         K, V = rng.standard_normal((d, d)) / d, rng.standard_normal((q, d))
         w = np.ones(n)
         self_index = np.where(np.arange(n) < m, np.arange(n), -1)
+        _attention._scratch = threading.local()  # as in a fresh process: no work matrices kept
         tracemalloc.start()
         attention_loss_grad(Z, Y, w, Z[:m], K, V, w[:m], self_index)
         peak = tracemalloc.get_traced_memory()[1]
