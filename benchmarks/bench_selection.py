@@ -100,11 +100,11 @@ DATASETS = {
 
 # Smaller draws of the nonlinear sets, where selection is noisier.
 SMALLER = {
-    "friedman1, 300 rows": lambda: make_friedman1(300, noise=1.0, random_state=1),
-    "friedman2, 300 rows": lambda: make_friedman2(300, noise=10.0, random_state=1),
-    "friedman3, 300 rows": lambda: make_friedman3(300, noise=0.1, random_state=1),
-    "friedman1, 150 rows": lambda: make_friedman1(150, noise=1.0, random_state=2),
-    "attention teacher, 250 rows": lambda: tuple(a[:250] for a in _attention_teacher()),
+    "friedman1 (300 rows)": lambda: make_friedman1(300, noise=1.0, random_state=1),
+    "friedman2 (300 rows)": lambda: make_friedman2(300, noise=10.0, random_state=1),
+    "friedman3 (300 rows)": lambda: make_friedman3(300, noise=0.1, random_state=1),
+    "friedman1 (150 rows)": lambda: make_friedman1(150, noise=1.0, random_state=2),
+    "attention teacher (250 rows)": lambda: tuple(a[:250] for a in _attention_teacher()),
 }
 
 
