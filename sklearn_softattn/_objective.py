@@ -115,7 +115,7 @@ class Objective:
                 penalty, pK, pV = balance_penalty(K, V)
             else:
                 penalty, pK, pV = balance_penalty(*change_basis(K, V, self.P))
-                pK, pV = self.P.T @ pK @ self.P, pV @ self.P
+                pK, pV = change_basis(pK, pV, self.P.T)  # gradients back to working coordinates
             loss += self.strength * penalty
             grad_K += self.strength * pK
             grad_V += self.strength * pV
