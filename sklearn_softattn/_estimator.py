@@ -86,6 +86,7 @@ class _Problem:
     ``objective`` holds the leave-one-out queries, targets and context (its
     regularizer strength is set by the solver from ``alpha``); ``T`` maps
     centered features to working coordinates and ``W`` whitens them (``Wᵀ Σ̂ W = I``).
+    ``loss_scale`` is the loss of predicting the mean, ``L₀``.
     """
 
     objective: Objective
@@ -99,6 +100,7 @@ class _Problem:
     x_offset: np.ndarray
     y_offset: np.ndarray
     covariance: np.ndarray
+    loss_scale: float
 
 
 def _fitted_attributes(K, V, problem, y_ndim):
@@ -665,9 +667,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             P=P,
             n_jobs=self.n_jobs,
         )
+        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
         return _Problem(objective, Xc=X - x_offset, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
                         context_X=context_X, x_offset=x_offset, y_offset=y_offset,
-                        covariance=covariance)
+                        covariance=covariance, loss_scale=loss_scale)
 
     def _solve(self, problem, K, V, rng, *, max_iter, loss_curve, validation=None,
                resume=False, on_iteration=None):
@@ -683,8 +686,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         Returns the raw ``(K, V)``, the :class:`Progress` and whether it converged.
         """
         T, T_inv, objective = problem.T, problem.T_inv, problem.objective
-        sample_weight, Yc = objective.weight, problem.Yc
-        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+        loss_scale = problem.loss_scale
         if self.regularization == "balance":
             objective = replace(objective, strength=self.alpha * loss_scale)
         if self.renormalize:
@@ -757,13 +759,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     def _initial_params(self, problem, rng):
         """Initial raw ``(K, V)``, renormalized to ``attention_scale``."""
         W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
-        sample_weight = problem.objective.weight
         if self.init == "spectral":
-            K, V = spectral_init(problem.Xc @ W, Yc, sample_weight)
+            K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight)
             K, V = change_basis(K, V, W)  # whitened to raw
         else:
-            target_scale = np.sqrt(np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
-                                   / Yc.shape[1])
+            # The targets' root mean square per output: L₀ = mean squared norm / 2.
+            target_scale = np.sqrt(2 * problem.loss_scale / Yc.shape[1])
             K, V = random_init(W.shape[0], Yc.shape[1], target_scale, rng, Yc.dtype)
             if self.preconditioner == "covariance":
                 K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
