@@ -38,7 +38,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
 from sklearn.utils.parallel import Parallel, delayed
 
-from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor
+from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor, _batch_size
 from .datasets import excess_risk, linear_excess_risk, make_gaussian_regression
 
 
@@ -70,17 +70,15 @@ def updates_per_iteration(params, n_samples):
     """Parameter updates in one iteration of the estimator with ``params``.
 
     One for ``solver="gd"``; for ``"sgd"`` and ``"adam"`` an iteration is an
-    epoch of ``ceil(n / batch_size)`` minibatches (``batch_size="auto"`` is
-    ``min(200, n)``, as the estimator documents).
+    epoch of ``ceil(n / batch_size)`` minibatches, sized as the estimator
+    sizes them.
 
     >>> updates_per_iteration({"solver": "sgd"}, 500), updates_per_iteration({}, 500)
     (3, 1)
     """
     if params.get("solver", "gd") == "gd":
         return 1
-    batch_size = params.get("batch_size", "auto")
-    batch_size = min(200 if batch_size == "auto" else batch_size, n_samples)
-    return math.ceil(n_samples / batch_size)
+    return math.ceil(n_samples / _batch_size(params.get("batch_size", "auto"), n_samples))
 
 
 def amount(number, count):

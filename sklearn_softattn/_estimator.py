@@ -66,6 +66,11 @@ def _column_means(A, weights):
     return means
 
 
+def _batch_size(batch_size, n_samples):
+    """Queries per minibatch: ``batch_size``, ``"auto"`` meaning 200, at most ``n_samples``."""
+    return min(200 if batch_size == "auto" else batch_size, n_samples)
+
+
 def _positive_rows(X, Y, sample_weight, needed):
     """The rows of positive weight (no copy when all are), at least ``needed`` of them."""
     keep = sample_weight > 0
@@ -720,8 +725,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
                                  max_iter=max_iter, project=project, progress=progress)
         else:
-            n_samples = objective.Z.shape[0]
-            batch_size = min(200, n_samples) if self.batch_size == "auto" else self.batch_size
+            batch_size = _batch_size(self.batch_size, objective.Z.shape[0])
             optimizer = getattr(self, "_optimizer", None) if resume else None
             if not isinstance(optimizer, OPTIMIZERS[self.solver]):
                 optimizer = OPTIMIZERS[self.solver](learning_rate)
