@@ -161,24 +161,25 @@ def time_torch(iteration, iters):
     return (time.perf_counter() - start) / iters
 
 
+def best_seconds(call, repeat):
+    """The shortest of ``repeat`` timed calls of ``call()``."""
+    best = np.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def machine_rates(dtype, n_threads):
     """The machine's own rates on all cores: np.exp (elements/s), matmul (flop/s)."""
     x = np.random.default_rng(0).random((n_threads, 2**22)).astype(dtype) - 1
     out = np.empty_like(x)
     with ThreadPoolExecutor(n_threads) as pool:
-        best = np.inf
-        for _ in range(3):
-            start = time.perf_counter()
-            list(pool.map(lambda i: np.exp(x[i], out=out[i]), range(n_threads)))
-            best = min(best, time.perf_counter() - start)
-    exp_rate = x.size / best
+        exp_seconds = best_seconds(
+            lambda: list(pool.map(lambda i: np.exp(x[i], out=out[i]), range(n_threads))), 3)
     a = np.random.default_rng(0).random((2000, 2000)).astype(dtype)
-    best = np.inf
-    for _ in range(3):
-        start = time.perf_counter()
-        a @ a
-        best = min(best, time.perf_counter() - start)
-    return exp_rate, 2 * 2000**3 / best
+    return x.size / exp_seconds, 2 * 2000**3 / best_seconds(lambda: a @ a, 3)
 
 
 def exp_cost(dtype, size=2**18, repeat=50):
@@ -193,18 +194,10 @@ def exp_cost(dtype, size=2**18, repeat=50):
     if threads is not None:
         torch.set_num_threads(1)
     try:
-        costs = {}
-        for name, call in calls.items():
-            best = np.inf
-            for _ in range(repeat):
-                start = time.perf_counter()
-                call()
-                best = min(best, time.perf_counter() - start)
-            costs[name] = best / size * 1e9
+        return {name: best_seconds(call, repeat) / size * 1e9 for name, call in calls.items()}
     finally:
         if threads is not None:
             torch.set_num_threads(threads)
-    return costs
 
 
 def score_work(n, m, d, q):
