@@ -12,6 +12,7 @@ mean fit time of one fold, on data that ship with scikit-learn or statsmodels
 (nothing is downloaded) or are generated here. ``--only NAME,NAME`` restricts
 the data sets; ``--quick`` uses 2 folds and the first 3 data sets (a smoke run).
 ``--rules`` also runs smaller draws of the nonlinear sets (``SMALLER``).
+Progress (the data set running, the time left) goes to stderr.
 """
 
 import argparse
@@ -35,6 +36,7 @@ from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegresso
 from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._callbacks import Task
 from sklearn_softattn._cv import _fold_scores, choose_point
+from sklearn_softattn._progress import track
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 
 
@@ -135,7 +137,7 @@ def table(datasets, n_folds):
     models = list(baselines())
     print("| data set | n × d | " + " | ".join(models) + " |")
     print("|---|---|" + "---|" * len(models))
-    for name in datasets:
+    for name in track(datasets, "table"):
         X, y = DATASETS[name]()
         cells, times, chosen = [], [], ""
         for label, model in baselines().items():
@@ -153,7 +155,7 @@ def table(datasets, n_folds):
 def path(datasets, n_folds):
     """The CV estimator's inner score path on each data set, minus its least-squares end."""
     cv_est = SoftmaxAttentionRegressorCV(alphas=(0.0, 0.1, 1.0, 10.0), random_state=0)
-    for name in datasets:
+    for name in track(datasets, "path"):
         X, y = DATASETS[name]()
         t = time.perf_counter()
         cv_est.set_params(cv=KFold(n_folds, shuffle=True, random_state=0)).fit(X, y)
@@ -171,7 +173,7 @@ def defaults(datasets, n_folds, scales=(0.03, 0.1, 0.3, 1.0), alphas=(1.0, 10.0)
     """Mean CV R² of the base estimator over a grid of candidate defaults."""
     print("| data set | " + " | ".join(f"{s:g}/{a:g}" for s in scales for a in alphas) + " |")
     print("|---|" + "---|" * (len(scales) * len(alphas)))
-    for name in datasets:
+    for name in track(datasets, "defaults"):
         X, y = DATASETS[name]()
         lin = evaluate(LinearRegression(), X, y, n_folds)[0]
         cells = [
@@ -189,7 +191,7 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
           f"{n_folds} outer folds (choices per fold in brackets: scale/alpha)")
     print("| data set | n × d | LinearRegression | " + " | ".join(selections) + " |")
     print("|---|---|---|" + "---|" * len(selections))
-    for name in datasets:
+    for name in track(datasets, "rules"):
         X, y = {**DATASETS, **SMALLER}[name]()
         gains, choices, least_squares = {s: [] for s in selections}, {s: [] for s in selections}, []
         for train, test in KFold(n_folds, shuffle=True, random_state=0).split(X):
