@@ -29,8 +29,8 @@ def _score_name(scoring):
 class ScorePathDisplay:
     """The validation score along the path of attention scales.
 
-    One line per combination of the other parameters tried (``alpha``, and
-    ``shrinkage`` where the estimator has it): the mean validation score over
+    One line per combination of the other parameters tried (``alpha`` and
+    ``shrinkage``): the mean validation score over
     the folds against ``attention_scale`` (log axis), with a band of one
     standard deviation of the folds' scores, the chosen point marked and the
     least-squares end of the path labelled. Use
@@ -89,8 +89,9 @@ class ScorePathDisplay:
     >>> reg = SoftmaxAttentionRegressorCV(attention_scales=3, cv=3, max_iter=20,
     ...                                   random_state=0).fit(X, y)
     >>> display = ScorePathDisplay.from_estimator(reg)
-    >>> len(display.lines_)  # one per alpha
-    2
+    >>> [line.get_label() for line in display.lines_]  # one per (alpha, shrinkage)
+    ['alpha=0, shrinkage=0', 'alpha=0, shrinkage=0.1', 'alpha=1, shrinkage=0', \
+'alpha=1, shrinkage=0.1']
     >>> plt.close(display.figure_)
     """
 
@@ -201,12 +202,15 @@ class ScorePathDisplay:
                 f"SoftmaxAttentionRegressorCV; got {type(estimator).__name__}."
             )
         scales = estimator.attention_scales_
-        # One line per combination of the parameters tried beside the scale.
-        grids = {"alpha": (estimator.alphas_, estimator.alpha_)}
-        if hasattr(estimator, "shrinkages_"):
-            grids["shrinkage"] = (estimator.shrinkages_, estimator.shrinkage_)
+        # One line per (alpha, shrinkage), in the order of score_path_'s axes,
+        # labelled by the parameters that vary (all of them if none does).
+        grids = {"alpha": (estimator.alphas_, estimator.alpha_),
+                 "shrinkage": (estimator.shrinkages_, estimator.shrinkage_)}
         combinations = list(itertools.product(*(values for values, _ in grids.values())))
-        labels = [", ".join(f"{name}={value:g}" for name, value in zip(grids, values))
+        shown = [k for k, (values, _) in enumerate(grids.values()) if len(values) > 1]
+        shown = shown or range(len(grids))
+        names = list(grids)
+        labels = [", ".join(f"{names[k]}={values[k]:g}" for k in shown)
                   for values in combinations]
         chosen = (int(np.flatnonzero(scales == estimator.attention_scale_)[0]),
                   combinations.index(tuple(value for _, value in grids.values())))

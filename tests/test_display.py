@@ -25,7 +25,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 def fitted():
     X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
     return SoftmaxAttentionRegressorCV(attention_scales=[0.001, 0.1, 1.0], alphas=[0.0, 1.0],
-                                       cv=3, max_iter=30, random_state=0).fit(X, y)
+                                       shrinkages=[0.0, 0.1], cv=3, max_iter=30,
+                                       random_state=0).fit(X, y)
 
 
 @pytest.fixture(autouse=True)
@@ -34,35 +35,41 @@ def close_figures():
     plt.close("all")
 
 
-def test_from_estimator_draws_one_line_per_alpha(fitted):
+def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
     display = ScorePathDisplay.from_estimator(fitted)
-    mean = fitted.score_path_.mean(axis=-1)
-    assert [line.get_label() for line in display.lines_] == ["alpha=0", "alpha=1"]
-    for j, line in enumerate(display.lines_):
+    mean = fitted.score_path_.mean(axis=-1)  # (scales, alphas, shrinkages)
+    assert [line.get_label() for line in display.lines_] == [
+        "alpha=0, shrinkage=0", "alpha=0, shrinkage=0.1",
+        "alpha=1, shrinkage=0", "alpha=1, shrinkage=0.1",
+    ]
+    for (a, r), line in zip(np.ndindex(2, 2), display.lines_):
         np.testing.assert_array_equal(line.get_xdata(), fitted.attention_scales_)
-        np.testing.assert_allclose(line.get_ydata(), mean[:, j])
-    assert len(display.fill_between_) == 2
+        np.testing.assert_allclose(line.get_ydata(), mean[:, a, r])
+    assert len(display.fill_between_) == 4
     assert display.ax_.get_xscale() == "log"
     assert display.ax_.get_xlabel() == "attention_scale"
     assert "R²" in display.ax_.get_ylabel() and "3 folds" in display.ax_.get_ylabel()
     assert display.figure_ is display.ax_.figure
-    # The chosen point, on the chosen alpha's line.
+    # The chosen point, on the chosen (alpha, shrinkage)'s line.
     s = list(fitted.attention_scales_).index(fitted.attention_scale_)
     a = list(fitted.alphas_).index(fitted.alpha_)
+    r = list(fitted.shrinkages_).index(fitted.shrinkage_)
+    assert display.chosen == (s, 2 * a + r)
     np.testing.assert_allclose(display.chosen_.get_xdata(), [fitted.attention_scale_])
-    np.testing.assert_allclose(display.chosen_.get_ydata(), [mean[s, a]])
+    np.testing.assert_allclose(display.chosen_.get_ydata(), [mean[s, a, r]])
     assert "chosen" in display.chosen_.get_label()
     assert "least squares" in [text.get_text() for text in display.ax_.texts]
     legend = [text.get_text() for text in display.ax_.get_legend().get_texts()]
-    assert legend[:2] == ["alpha=0", "alpha=1"] and legend[2].startswith("chosen")
+    assert legend[:4] == [line.get_label() for line in display.lines_]
+    assert legend[4].startswith("chosen")
 
 
 def test_the_band_is_the_folds_spread(fitted):
     display = ScorePathDisplay.from_estimator(fitted)
     mean, std = fitted.score_path_.mean(axis=-1), fitted.score_path_.std(axis=-1)
-    vertices = display.fill_between_[0].get_paths()[0].vertices[:, 1]
-    assert np.isclose(vertices.min(), (mean[:, 0] - std[:, 0]).min())
-    assert np.isclose(vertices.max(), (mean[:, 0] + std[:, 0]).max())
+    vertices = display.fill_between_[3].get_paths()[0].vertices[:, 1]
+    assert np.isclose(vertices.min(), (mean[:, 1, 1] - std[:, 1, 1]).min())
+    assert np.isclose(vertices.max(), (mean[:, 1, 1] + std[:, 1, 1]).max())
 
 
 def test_plot_on_given_axes_and_without_band(fitted):
@@ -75,7 +82,7 @@ def test_plot_on_given_axes_and_without_band(fitted):
     assert not left.lines
     # The display draws again elsewhere.
     display.plot(ax=left)
-    assert display.ax_ is left and len(left.lines) == 3  # two lines and the marker
+    assert display.ax_ is left and len(left.lines) == 5  # four lines and the marker
     with pytest.raises(ValueError, match="std_display_style"):
         display.plot(std_display_style="errorbar")
 
@@ -89,21 +96,14 @@ def test_score_name_follows_scoring(fitted):
     assert "MSE" in display.ax_.get_ylabel()
 
 
-def test_one_line_per_combination_of_alpha_and_shrinkage(fitted):
-    # A path over (scale, alpha, shrinkage, fold): one line per (alpha, shrinkage).
-    est = clone(fitted)
-    vars(est).update(vars(fitted))
-    est.score_path_ = np.stack([fitted.score_path_, fitted.score_path_ - 0.1], axis=2)
-    est.shrinkages_, est.shrinkage_ = np.array([0.0, 0.5]), 0.0
+def test_labels_name_the_parameters_that_vary(fitted):
+    est = clone(fitted).set_params(shrinkages=[0.0])
+    est.fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
     display = ScorePathDisplay.from_estimator(est)
-    assert [line.get_label() for line in display.lines_] == [
-        "alpha=0, shrinkage=0", "alpha=0, shrinkage=0.5",
-        "alpha=1, shrinkage=0", "alpha=1, shrinkage=0.5",
-    ]
-    np.testing.assert_allclose(display.lines_[3].get_ydata(),
-                               fitted.score_path_[:, 1].mean(axis=-1) - 0.1)
-    assert display.chosen == (list(fitted.attention_scales_).index(fitted.attention_scale_),
-                              2 * list(fitted.alphas_).index(fitted.alpha_))
+    assert [line.get_label() for line in display.lines_] == ["alpha=0", "alpha=1"]
+    est.set_params(alphas=[1.0]).fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
+    display = ScorePathDisplay.from_estimator(est)
+    assert [line.get_label() for line in display.lines_] == ["alpha=1, shrinkage=0"]
 
 
 def test_unfitted_and_wrong_estimators():
