@@ -1,7 +1,7 @@
 """
-================================================
+=================================================
 Explaining a prediction by the rows it attends to
-================================================
+=================================================
 
 A softmax attention layer predicts a new row ``x`` as an average over the
 stored context rows ``c_j`` (here the training set)::
