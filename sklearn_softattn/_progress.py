@@ -104,7 +104,8 @@ class ProgressReport:
         what = [f"finished: {finished}"] if finished is not None else []
         if self.now_running and self.done < self.total:
             what.append(f"running: {self.now_running}")
-        self._line(f"{100 * self.done / self.total:3.0f}% after {_duration(elapsed)}{estimate}"
+        percent = int(100 * self.done / self.total)  # 100 only when done
+        self._line(f"{percent:3d}% after {_duration(elapsed)}{estimate}"
                    + "".join(f"; {w}" for w in what))
 
     def _line(self, text):

@@ -13,7 +13,7 @@ GUIDE = Path(__file__).resolve().parents[1] / "doc" / "user_guide"
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 # Each page, and the optional modules its examples import.
 PAGES = {"model.md": [], "callbacks.md": ["sklearn.callback", "rich"],
-         "persistence.md": ["skops"]}
+         "persistence.md": ["skops"], "inspect.md": ["matplotlib"]}
 
 
 def test_every_page_with_examples_is_run_or_said_to_be_long():
