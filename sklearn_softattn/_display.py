@@ -171,7 +171,9 @@ class ScorePathDisplay:
         return self
 
     @classmethod
-    def from_estimator(cls, estimator, *, ax=None, score_name=None, **kwargs):
+    def from_estimator(cls, estimator, *, ax=None, score_name=None,
+                       std_display_style="fill_between", line_kw=None, fill_between_kw=None,
+                       chosen_kw=None):
         """Draw the score path of a fitted :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV`.
 
         Parameters
@@ -186,9 +188,8 @@ class ScorePathDisplay:
             The name of the score for the y axis; None derives it from the
             estimator's ``scoring`` (R² by default).
 
-        **kwargs : dict
-            Passed to :meth:`plot` (``std_display_style``, ``line_kw``,
-            ``fill_between_kw``, ``chosen_kw``).
+        std_display_style, line_kw, fill_between_kw, chosen_kw
+            As in :meth:`plot`.
 
         Returns
         -------
@@ -221,4 +222,5 @@ class ScorePathDisplay:
             chosen=chosen,
             score_name=_score_name(estimator.scoring) if score_name is None else score_name,
         )
-        return display.plot(ax=ax, **kwargs)
+        return display.plot(ax=ax, std_display_style=std_display_style, line_kw=line_kw,
+                            fill_between_kw=fill_between_kw, chosen_kw=chosen_kw)
