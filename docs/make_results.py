@@ -25,6 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 import sklearn
@@ -226,12 +227,14 @@ def claims_table(main_out, sens):
     for claim, title, _, ratio, held in claim_rows(main_out):
         seed0.setdefault(claim, {})[title] = (ratio, held == "held")
     n_seeds = next(iter(counts["(a)", "predict"].values()))["all"][1]
-    lines = [
+    intro = (
         f"The paper's three claims on its setting ({setting}; `{MAIN}`), with its "
         f"\"iterations\" read as parameter updates and plain SGD at its default learning "
         f"rate ({rate}), and across {n_seeds} seeds and the other readings (condition "
         f"number, random start, counting, learning rate; `{SENSITIVITY}`). Ratios and "
-        "counts are on `predict` / on the linear limit `coef_`:",
+        "counts are on `predict` / on the linear limit `coef_`:")
+    lines = [
+        textwrap.fill(intro, width=96, break_long_words=False, break_on_hyphens=False),
         "",
         f"| claim | seed {seed} | seeds held, same reading | where it fails |",
         "|---|---|---|---|",
