@@ -249,7 +249,7 @@ def claims_table(main_out, sens):
                           for title in MEASURES)
         fails = {title: where_it_fails(counts[claim, title]) for title in MEASURES}
         fails = (f"{fails['predict']}, on both" if len(set(fails.values())) == 1
-                 else "; ".join(f"{title}: {text}" for title, text in fails.items()))
+                 else "; ".join(f"{title}: {where}" for title, where in fails.items()))
         lines.append(f"| {claim} {text} | {ratios}: {verdict} | {held} | {fails} |")
     lines += [
         "",
