@@ -7,12 +7,12 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_random_state, check_scalar, gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._attention import _block_slices, attention_forward
-from ._attention import attention_weights as _attention_weights
+from . import _attention
+from ._attention import attention_forward
 from ._callbacks import CallbackSupportMixin, Task
 from ._geometry import (
     change_basis,
@@ -232,12 +232,13 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         KZc = (self.context_ - self.x_offset_) @ self.key_query_.T
         log_w = np.log(self.context_weight_)
         if top_k is None:
-            return _attention_weights(Zq, KZc, log_w)
+            return _attention.attention_weights(Zq, KZc, log_w)
         check_scalar(top_k, "top_k", Integral, min_val=1, max_val=n_context)
         indices = np.empty((X.shape[0], top_k), dtype=np.intp)
         weights = np.empty((X.shape[0], top_k), dtype=np.result_type(Zq, KZc))
-        for block in _block_slices(X.shape[0], n_context):
-            A = _attention_weights(Zq[block], KZc, log_w)
+        # Blocks of queries of at most the kernel's block of scores.
+        for block in gen_batches(X.shape[0], max(1, _attention._BLOCK_ELEMENTS // n_context)):
+            A = _attention.attention_weights(Zq[block], KZc, log_w)
             heaviest = np.argpartition(-A, top_k - 1, axis=1)[:, :top_k]
             order = np.argsort(-np.take_along_axis(A, heaviest, axis=1), axis=1,
                                kind="stable")
