@@ -6,6 +6,11 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 
+# Up to this attention scale the layer is labelled as the least-squares end:
+# nearly linear attention (the default grid starts at 0.001).
+_LINEAR_END = 0.01
+
+
 def check_matplotlib(caller_name):
     """Raise an ImportError naming matplotlib and the extra that installs it."""
     try:
@@ -33,7 +38,8 @@ class ScorePathDisplay:
     ``shrinkage``): the mean validation score over
     the folds against ``attention_scale`` (log axis), with a band of one
     standard deviation of the folds' scores, the chosen point marked and the
-    least-squares end of the path labelled. Use
+    least-squares end of the path labelled (its first point, when its scale is
+    at most ``0.01``: nearly linear attention, as in the default grid). Use
     :meth:`ScorePathDisplay.from_estimator` to make one from a fitted
     :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV`; all parameters
     are stored as attributes.
@@ -160,9 +166,10 @@ class ScorePathDisplay:
                "label": f"chosen: attention_scale={scales[scale]:.3g}, {self.labels[j]}",
                **(chosen_kw or {})}
         )
-        ax.annotate("least squares", xy=(scales[0], mean[0].max()), xytext=(0, 12),
-                    textcoords="offset points", ha="left", fontsize=8,
-                    arrowprops=dict(arrowstyle="-", color="0.5"))
+        if scales[0] <= _LINEAR_END:
+            ax.annotate("least squares", xy=(scales[0], mean[0].max()), xytext=(0, 12),
+                        textcoords="offset points", ha="left", fontsize=8,
+                        arrowprops=dict(arrowstyle="-", color="0.5"))
         n_folds = self.scores.shape[-1]
         ax.set(xscale="log", xlabel="attention_scale",
                ylabel=f"validation {self.score_name}, mean of {n_folds} folds")

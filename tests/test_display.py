@@ -106,6 +106,14 @@ def test_labels_name_the_parameters_that_vary(fitted):
     assert [line.get_label() for line in display.lines_] == ["alpha=1, shrinkage=0"]
 
 
+def test_no_least_squares_label_on_a_sharp_path():
+    X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
+    est = SoftmaxAttentionRegressorCV(attention_scales=[0.5, 2.0], alphas=[0.0],
+                                      shrinkages=[0.0], cv=3, max_iter=20,
+                                      random_state=0).fit(X, y)
+    assert not ScorePathDisplay.from_estimator(est).ax_.texts
+
+
 def test_unfitted_and_wrong_estimators():
     with pytest.raises(NotFittedError):
         ScorePathDisplay.from_estimator(SoftmaxAttentionRegressorCV())
