@@ -1,0 +1,194 @@
+"""Passes over the data, final objective and time of the full-batch solvers.
+
+    python benchmarks/bench_solvers.py            # both tables
+    python benchmarks/bench_solvers.py --paper    # single fits on the paper's setting
+    python benchmarks/bench_solvers.py --path     # the cross-validated estimator's path
+
+One pass is one evaluation of the objective and its gradient over all the
+training queries: the whole cost of an iteration, which is why passes, not
+iterations, are compared (gd takes one per step and one per step halving,
+L-BFGS one or more per line search).
+
+``--paper``: one fit of SoftmaxAttentionRegressor on the paper's setting
+(``make_gaussian_regression()``: n=500, d=10, q=20) per attention scale, at
+the default ``tol`` and, to compare the limits, at ``tol=1e-7``; for
+``lbfgs`` also the passes it took to first reach gd's final objective at the
+same ``tol``.
+
+``--path``: the path of the cross-validated estimator on all the rows (the
+9 default scales 0.001 ... 10, each point warm-started from the previous one,
+as ``SoftmaxAttentionRegressorCV`` fits it on every fold), for each of its
+default alphas, on ``make_friedman1(600)``, ``load_diabetes`` and a linear set.
+Three solvers: ``gd, no first-order test`` is gd stopping by the
+``n_iter_no_change`` rule alone (the solver as it was before the first-order
+test: a converged start runs ``n_iter_no_change`` iterations), ``gd`` and
+``lbfgs``. ``pred. change`` is the relative change of the training
+predictions against the first row of the same point,
+``||f - f_ref|| / ||f_ref - ȳ||``; ``passes to gd's objective``: the passes
+of that point until its objective first fell to gd's final one there.
+"""
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from sklearn.datasets import load_diabetes, make_friedman1
+from sklearn.exceptions import ConvergenceWarning
+
+from sklearn_softattn import SoftmaxAttentionRegressor, _objective, _solvers
+from sklearn_softattn._callbacks import Task
+from sklearn_softattn._cv import attention_scale_grid, scale_path
+from sklearn_softattn.datasets import make_gaussian_regression
+
+SOLVERS = {  # label: (solver, first-order test on)
+    "gd, no first-order test": ("gd", False),
+    "gd": ("gd", True),
+    "lbfgs": ("lbfgs", True),
+}
+
+
+class Recorder:
+    """Counts passes (objective calls) and records (loss, passes) at each iteration."""
+
+    def __init__(self, first_order_test=True):
+        self.first_order_test = first_order_test
+
+    def __enter__(self):
+        self.passes, self.curve = 0, []
+        self.call, self.update = _objective.Objective.__call__, _solvers.Progress.update
+        self.stationary = _solvers.Progress.stationary
+        recorder = self
+
+        def counted(objective, *args, **kwargs):
+            recorder.passes += 1
+            return recorder.call(objective, *args, **kwargs)
+
+        def recording(progress, loss, K, V):
+            recorder.curve.append((loss, recorder.passes))
+            return recorder.update(progress, loss, K, V)
+
+        _objective.Objective.__call__, _solvers.Progress.update = counted, recording
+        if not self.first_order_test:
+            _solvers.Progress.stationary = lambda progress, decrease: False
+        return self
+
+    def __exit__(self, *exc):
+        _objective.Objective.__call__, _solvers.Progress.update = self.call, self.update
+        _solvers.Progress.stationary = self.stationary
+
+    def passes_to(self, target):
+        """Passes at the first iteration whose loss is at most ``target`` ("-": never)."""
+        return next((p for loss, p in self.curve if loss <= target), "-")
+
+
+def bench_paper(scales=(0.03, 0.3, 1.0, 3.0), tols=(1e-4, 1e-7)):
+    X, y, *_ = make_gaussian_regression(random_state=0)
+    print("The paper's setting (n=500, d=10, q=20), one fit per attention scale, max_iter=5000")
+    print("| attention_scale | tol | solver | iterations | passes | final objective | time (s) "
+          "| passes to gd's final objective |")
+    print("|---|---|---|---|---|---|---|---|")
+    for scale in scales:
+        for tol in tols:
+            final = None
+            for label in ("gd", "lbfgs"):
+                estimator = SoftmaxAttentionRegressor(attention_scale=scale, solver=label, tol=tol,
+                                                      max_iter=5000, random_state=0)
+                with Recorder() as rec, warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    start = time.perf_counter()
+                    estimator.fit(X, y)
+                    elapsed = time.perf_counter() - start
+                final = estimator.loss_curve_[-1] if final is None else final
+                print(f"| {scale} | {tol:g} | {label} | {estimator.n_iter_} | {rec.passes} "
+                      f"| {estimator.loss_curve_[-1]:.6f} | {elapsed:.2f} "
+                      f"| {rec.passes_to(final)} |", flush=True)
+
+
+def _linear():
+    X, y, *_ = make_gaussian_regression(300, 10, 1, noise=1.0, random_state=0)
+    return X, y
+
+
+DATA = {
+    "make_friedman1(600)": lambda: make_friedman1(600, noise=1.0, random_state=0),
+    "load_diabetes": lambda: load_diabetes(return_X_y=True),
+    "linear (300, 10)": _linear,
+}
+
+
+def run_path(X, y, solver, alpha, scales, first_order_test):
+    """Per path point: passes, final objective, time, training predictions."""
+    estimator = SoftmaxAttentionRegressor(solver=solver, alpha=alpha, random_state=0)
+    X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True)
+    rng = np.random.RandomState(0)
+    problem = estimator._problem(X, Y, w, rng)
+    points = []
+    with Recorder(first_order_test) as rec, warnings.catch_warnings():
+        # the first-order test on or off at the start of gd and lbfgs, and after
+        # every lbfgs iteration
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        path = scale_path(estimator, problem, scales, rng, Task(None, estimator), y_ndim)
+        while True:
+            before, first, start = rec.passes, len(rec.curve), time.perf_counter()
+            try:
+                K, V, progress, _ = next(path)
+            except StopIteration:
+                break
+            elapsed = time.perf_counter() - start
+            estimator._store(K, V, problem, y_ndim)
+            points.append(dict(passes=rec.passes - before, objective=progress.loss_curve[-1],
+                               iterations=progress.n_iter, time=elapsed,
+                               curve=[(loss, p - before) for loss, p in rec.curve[first:]],
+                               predictions=estimator.predict(X)))
+    return points
+
+
+def bench_path():
+    scales = attention_scale_grid(9)
+    print("The cross-validated estimator's path on all the rows (9 scales, warm starts), "
+          "default tol and max_iter")
+    print("| data set | alpha | attention_scale | solver | iterations | passes "
+          "| final objective | time (s) | pred. change | passes to gd's objective |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    totals = {}
+    for name, load in DATA.items():
+        X, y = load()
+        for alpha in (0.0, 1.0):
+            runs = {label: run_path(X, y, solver, alpha, scales, test)
+                    for label, (solver, test) in SOLVERS.items()}
+            reference = runs["gd, no first-order test"]
+            for i, scale in enumerate(scales):
+                ref = reference[i]["predictions"]
+                spread = np.linalg.norm(ref - ref.mean(axis=0))
+                target = runs["gd"][i]["objective"]
+                for label, points in runs.items():
+                    p = points[i]
+                    change = np.linalg.norm(p["predictions"] - ref) / spread
+                    reached = next((n for loss, n in p["curve"] if loss <= target), "-")
+                    print(f"| {name} | {alpha:g} | {scale:.3g} | {label} | {p['iterations']} "
+                          f"| {p['passes']} | {p['objective']:.6f} | {p['time']:.3f} "
+                          f"| {change:.1e} | {reached} |", flush=True)
+            for label, points in runs.items():
+                total = totals.setdefault((name, label), [0, 0.0])
+                total[0] += sum(p["passes"] for p in points)
+                total[1] += sum(p["time"] for p in points)
+    print("\nTotals over both alphas and all scales")
+    print("| data set | solver | passes | time (s) |")
+    print("|---|---|---|---|")
+    for (name, label), (passes, elapsed) in totals.items():
+        print(f"| {name} | {label} | {passes} | {elapsed:.2f} |")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--paper", action="store_true")
+    parser.add_argument("--path", action="store_true")
+    args = parser.parse_args()
+    both = not (args.paper or args.path)
+    if args.paper or both:
+        bench_paper()
+    if args.path or both:
+        if both:
+            print()
+        bench_path()
