@@ -1,8 +1,9 @@
 """Passes over the data, final objective and time of the full-batch solvers.
 
-    python benchmarks/bench_solvers.py            # both tables
+    python benchmarks/bench_solvers.py            # all three tables
     python benchmarks/bench_solvers.py --paper    # single fits on the paper's setting
     python benchmarks/bench_solvers.py --path     # the cross-validated estimator's path
+    python benchmarks/bench_solvers.py --cv       # the cross-validated estimator's R² and time
 
 One pass is one evaluation of the objective and its gradient over all the
 training queries: the whole cost of an iteration, which is why passes, not
@@ -26,6 +27,11 @@ test: a converged start runs ``n_iter_no_change`` iterations), ``gd`` and
 predictions against the first row of the same point,
 ``||f - f_ref|| / ||f_ref - ȳ||``; ``passes to gd's objective``: the passes
 of that point until its objective first fell to gd's final one there.
+
+``--cv``: SoftmaxAttentionRegressorCV at its defaults with each solver, on
+the same three data sets: 5-fold cross-validated R² (KFold, shuffled, seed
+0), the mean fit time and passes of one fold's fit (its inner folds, path and
+refit) and how often both solvers chose the same point.
 """
 
 import argparse
@@ -36,7 +42,10 @@ import numpy as np
 from sklearn.datasets import load_diabetes, make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_softattn import SoftmaxAttentionRegressor, _objective, _solvers
+from sklearn.metrics import r2_score
+from sklearn.model_selection import KFold
+
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _objective, _solvers
 from sklearn_softattn._callbacks import Task
 from sklearn_softattn._cv import attention_scale_grid, scale_path
 from sklearn_softattn.datasets import make_gaussian_regression
@@ -180,15 +189,37 @@ def bench_path():
         print(f"| {name} | {label} | {passes} | {elapsed:.2f} |")
 
 
+def bench_cv(solvers=("gd", "lbfgs")):
+    print("SoftmaxAttentionRegressorCV at its defaults, 5 outer folds (shuffled, seed 0)")
+    print("| data set | solver | R² | mean fit time (s) | mean passes per fit "
+          "| chosen (attention_scale_, alpha_) per fold |")
+    print("|---|---|---|---|---|---|")
+    for name, load in DATA.items():
+        X, y = load()
+        for solver in solvers:
+            scores, times, passes, chosen = [], [], [], []
+            for train, test in KFold(5, shuffle=True, random_state=0).split(X):
+                estimator = SoftmaxAttentionRegressorCV(solver=solver, random_state=0)
+                with Recorder() as rec, warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    start = time.perf_counter()
+                    estimator.fit(X[train], y[train])
+                    times.append(time.perf_counter() - start)
+                passes.append(rec.passes)
+                scores.append(r2_score(y[test], estimator.predict(X[test])))
+                chosen.append(f"({estimator.attention_scale_:.3g}, {estimator.alpha_:g})")
+            print(f"| {name} | {solver} | {np.mean(scores):.4f} | {np.mean(times):.2f} "
+                  f"| {np.mean(passes):.0f} | {' '.join(chosen)} |", flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--paper", action="store_true")
     parser.add_argument("--path", action="store_true")
+    parser.add_argument("--cv", action="store_true")
     args = parser.parse_args()
-    both = not (args.paper or args.path)
-    if args.paper or both:
-        bench_paper()
-    if args.path or both:
-        if both:
+    every = not (args.paper or args.path or args.cv)
+    for run, wanted in ((bench_paper, args.paper), (bench_path, args.path), (bench_cv, args.cv)):
+        if wanted or every:
+            run()
             print()
-        bench_path()

@@ -562,8 +562,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
 
         The first call sets everything ``fit`` would from its batch (offsets,
         covariance and preconditioner, context, initialization); later calls
-        keep them and take one iteration of the solver (one ``"gd"`` step, or
-        one epoch of ``"sgd"``/``"adam"``, whose optimizer state carries over
+        keep them and take one iteration of the solver (one ``"gd"`` step, one
+        ``"lbfgs"`` iteration, whose curvature memory starts afresh, or one
+        epoch of ``"sgd"``/``"adam"``, whose optimizer state carries over
         from call to call) with the batch's rows as queries over the stored
         context. So the
         first batch should be representative and hold at least

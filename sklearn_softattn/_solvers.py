@@ -8,7 +8,7 @@ the loss curve and decides when to stop. They return the final ``(K, V)``.
 
 import numpy as np
 from scipy.optimize import minimize
-from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
+from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
 
 # A step that does not decrease the objective is halved, at most this often in a row.
 MAX_HALVINGS = 40
@@ -179,8 +179,10 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     iteration, whose line search may take more than one pass over the data.
 
     Stopping is gd's: the rule of ``progress`` and the first-order test
-    (:meth:`Progress.stationary` of :func:`predicted_decrease`), checked at
-    the start and after every iteration; scipy's own tolerances are off. A
+    (:meth:`Progress.stationary`), checked at the start and after every
+    iteration; scipy's own tolerances are off. The test's decrease is that
+    of a unit gradient step in these variables, ``L₀ ||∇F||²``: at the start
+    exactly :func:`predicted_decrease`, and no singular values to compute. A
     line search that finds no decrease ends training as converged: the
     point is stationary to machine precision. BLAS runs one thread: L-BFGS's
     products are over a few hundred variables, and on 2 busy cores two
@@ -213,19 +215,24 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
             K, V, factor = parameters(x)
             value, grad_K, grad_V = objective(K, V)
             if np.isfinite(value):
+                # float64 whatever the data: scipy < 1.11 takes no other
                 grad = np.concatenate([(c_K * factor) * project.tangent(K, grad_K).ravel(),
-                                       c_V * grad_V.ravel()]) / loss_unit
+                                       c_V * grad_V.ravel()], dtype=np.float64) / loss_unit
             else:  # beyond the line search's reach: it steps back
                 value, grad = np.inf, np.zeros_like(x)
             last.update(x=x.copy(), K=K, V=V, value=value, grad_K=grad_K, grad_V=grad_V,
-                        scaled=(value / loss_unit, grad))
+                        scaled=(float(value) / loss_unit, grad))
         return last["scaled"]
+
+    def stationary():
+        grad = last["scaled"][1]
+        return progress.stationary(loss_unit * np.vdot(grad, grad))
 
     evaluate(x0)
     K, V, value = last["K"], last["V"], last["value"]
     if not np.isfinite(value):
         raise _diverged("is not finite at the initial point")
-    if progress.stationary(predicted_decrease(K, V, last["grad_K"], last["grad_V"], project)):
+    if stationary():
         progress.update(value, K, V)
         return K, V, True
     state = dict(K=K, V=V, stopped=False)
@@ -233,14 +240,12 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     def callback(x):
         evaluate(x)  # the line search's last evaluation: no new pass
         state.update(K=last["K"], V=last["V"])
-        if progress.update(last["value"], last["K"], last["V"]) or progress.stationary(
-                predicted_decrease(last["K"], last["V"], last["grad_K"], last["grad_V"],
-                                   project)):
+        if progress.update(last["value"], last["K"], last["V"]) or stationary():
             state["stopped"] = True
             raise StopIteration
 
     try:
-        with threadpool_limits(limits=1, user_api="blas"):
+        with _one_blas_thread():
             result = minimize(evaluate, x0, jac=True, method="L-BFGS-B", callback=callback,
                               options=dict(maxiter=max_iter, ftol=0.0, gtol=0.0))
         reached_max_iter = result.status == 1
@@ -249,6 +254,18 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     if progress.n_iter == 0:  # no step decreased the objective: stationary
         progress.update(value, K, V)
     return state["K"], state["V"], state["stopped"] or not reached_max_iter
+
+
+_controller = None
+
+
+def _one_blas_thread():
+    """Context manager limiting BLAS to one thread (the controller made once:
+    making one scans the loaded libraries, which took 9 ms here)."""
+    global _controller
+    if _controller is None:
+        _controller = ThreadpoolController()
+    return _controller.limit(limits=1, user_api="blas")
 
 
 def _block_unit(other, loss_unit):
