@@ -26,7 +26,11 @@ test: a converged start runs ``n_iter_no_change`` iterations), ``gd`` and
 ``lbfgs``. ``pred. change`` is the relative change of the training
 predictions against the first row of the same point,
 ``||f - f_ref|| / ||f_ref - ȳ||``; ``passes to gd's objective``: the passes
-of that point until its objective first fell to gd's final one there.
+of that point until its objective first fell to gd's final one there (``-``:
+it stopped above it, by the gap shown relative to L₀, the loss of predicting
+the mean; the stopping rule's tolerance is ``tol`` = 1e-4 of it). The two
+paths part ways (each point starts from the solver's own previous one), so
+the last table also starts lbfgs from gd's own start at every point.
 
 ``--cv``: SoftmaxAttentionRegressorCV at its defaults with each solver, on
 the same three data sets: 5-fold cross-validated R² (KFold, shuffled, seed
@@ -48,6 +52,7 @@ from sklearn.model_selection import KFold
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _objective, _solvers
 from sklearn_softattn._callbacks import Task
 from sklearn_softattn._cv import attention_scale_grid, scale_path
+from sklearn_softattn._geometry import renormalize
 from sklearn_softattn.datasets import make_gaussian_regression
 
 SOLVERS = {  # label: (solver, first-order test on)
@@ -126,12 +131,16 @@ DATA = {
 }
 
 
-def run_path(X, y, solver, alpha, scales, first_order_test):
-    """Per path point: passes, final objective, time, training predictions."""
+def _path_problem(X, y, solver, alpha):
     estimator = SoftmaxAttentionRegressor(solver=solver, alpha=alpha, random_state=0)
     X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True)
     rng = np.random.RandomState(0)
-    problem = estimator._problem(X, Y, w, rng)
+    return estimator, X, y_ndim, rng, estimator._problem(X, Y, w, rng)
+
+
+def run_path(X, y, solver, alpha, scales, first_order_test):
+    """Per path point: passes, final objective, time, training predictions, end point."""
+    estimator, X, y_ndim, rng, problem = _path_problem(X, y, solver, alpha)
     points = []
     with Recorder(first_order_test) as rec, warnings.catch_warnings():
         # the first-order test on or off at the start of gd and lbfgs, and after
@@ -147,10 +156,30 @@ def run_path(X, y, solver, alpha, scales, first_order_test):
             elapsed = time.perf_counter() - start
             estimator._store(K, V, problem, y_ndim)
             points.append(dict(passes=rec.passes - before, objective=progress.loss_curve[-1],
+                               loss_scale=problem.loss_scale,
                                iterations=progress.n_iter, time=elapsed,
                                curve=[(loss, p - before) for loss, p in rec.curve[first:]],
-                               predictions=estimator.predict(X)))
+                               predictions=estimator.predict(X), end=(K, V)))
     return points
+
+
+def lbfgs_from_starts(X, y, alpha, scales, gd_points):
+    """Passes lbfgs takes, from the start gd had at each point, to gd's final objective."""
+    estimator, X, y_ndim, rng, problem = _path_problem(X, y, "lbfgs", alpha)
+    reached = []
+    for i, scale in enumerate(scales):
+        estimator.set_params(attention_scale=scale)
+        if i == 0:
+            K, V = estimator._initial_params(problem, rng)
+        else:
+            K, V = renormalize(*gd_points[i - 1]["end"], scale, problem.W_inv)
+        with Recorder() as rec, warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            estimator._solve(problem, K, V, rng, max_iter=estimator.max_iter, loss_curve=[])
+        target = gd_points[i]["objective"]
+        reached.append((rec.passes_to(target),
+                        (rec.curve[-1][0] - target) / problem.loss_scale))
+    return reached
 
 
 def bench_path():
@@ -158,14 +187,16 @@ def bench_path():
     print("The cross-validated estimator's path on all the rows (9 scales, warm starts), "
           "default tol and max_iter")
     print("| data set | alpha | attention_scale | solver | iterations | passes "
-          "| final objective | time (s) | pred. change | passes to gd's objective |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    totals = {}
+          "| final objective | (objective - gd's) / L₀ | time (s) | pred. change "
+          "| passes to gd's objective |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    totals, to_gd = {}, {}
     for name, load in DATA.items():
         X, y = load()
         for alpha in (0.0, 1.0):
             runs = {label: run_path(X, y, solver, alpha, scales, test)
                     for label, (solver, test) in SOLVERS.items()}
+            same_start = lbfgs_from_starts(X, y, alpha, scales, runs["gd"])
             reference = runs["gd, no first-order test"]
             for i, scale in enumerate(scales):
                 ref = reference[i]["predictions"]
@@ -175,9 +206,13 @@ def bench_path():
                     p = points[i]
                     change = np.linalg.norm(p["predictions"] - ref) / spread
                     reached = next((n for loss, n in p["curve"] if loss <= target), "-")
+                    gap = (p["objective"] - target) / p["loss_scale"]
                     print(f"| {name} | {alpha:g} | {scale:.3g} | {label} | {p['iterations']} "
-                          f"| {p['passes']} | {p['objective']:.6f} | {p['time']:.3f} "
+                          f"| {p['passes']} | {p['objective']:.6f} | {gap:+.1e} | {p['time']:.3f} "
                           f"| {change:.1e} | {reached} |", flush=True)
+                gd_passes = runs["gd"][i]["passes"]
+                if gd_passes > 1:
+                    to_gd.setdefault(name, []).append((*same_start[i], gd_passes))
             for label, points in runs.items():
                 total = totals.setdefault((name, label), [0, 0.0])
                 total[0] += sum(p["passes"] for p in points)
@@ -187,6 +222,19 @@ def bench_path():
     print("|---|---|---|---|")
     for (name, label), (passes, elapsed) in totals.items():
         print(f"| {name} | {label} | {passes} | {elapsed:.2f} |")
+    print("\nlbfgs from gd's start at each point of gd's path: its passes to gd's final "
+          "objective there, against gd's passes, over the points where gd took a step")
+    print("| data set | lbfgs passes | gd passes | ratio | median, largest ratio of a point "
+          "| points not reached | largest gap there / L₀ |")
+    print("|---|---|---|---|---|---|---|")
+    for name, pairs in to_gd.items():
+        reached = [(a, b) for a, _, b in pairs if a != "-"]
+        gaps = [gap for a, gap, _ in pairs if a == "-"]
+        lbfgs_passes, gd_passes = (sum(p[k] for p in reached) for k in (0, 1))
+        ratios = [a / b for a, b in reached]
+        print(f"| {name} | {lbfgs_passes} | {gd_passes} | {lbfgs_passes / gd_passes:.2f} "
+              f"| {np.median(ratios):.2f}, {max(ratios):.2f} "
+              f"| {len(gaps)} of {len(pairs)} | {max(gaps, default=0):.1e} |")
 
 
 def bench_cv(solvers=("gd", "lbfgs")):

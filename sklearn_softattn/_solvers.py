@@ -126,9 +126,9 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     (:meth:`Progress.stationary` of :func:`predicted_decrease`): a warm
     start from a converged point costs one pass over the data, not
     ``n_iter_no_change`` iterations. The test is not applied after the
-    steps: there, on a plateau, it stopped gd where the stopping rule went
-    on to a lower objective (predictions up to 15% apart on the warm-started
-    path of ``benchmarks/bench_solvers.py --path``).
+    steps: there, on a plateau of the sharper points of a warm-started
+    path, it stopped gd where the stopping rule went on to a clearly lower
+    objective.
 
     Returns
     -------
