@@ -49,7 +49,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import r2_score
 from sklearn.model_selection import KFold
 
-from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _objective, _solvers
+from sklearn_softattn import (
+    SoftmaxAttentionRegressor,
+    SoftmaxAttentionRegressorCV,
+    _objective,
+    _solvers,
+)
 from sklearn_softattn._callbacks import Task
 from sklearn_softattn._cv import attention_scale_grid, scale_path
 from sklearn_softattn._geometry import renormalize

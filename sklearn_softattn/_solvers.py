@@ -201,12 +201,13 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     loss_unit = progress.loss_scale if progress.loss_scale > 0 else 1.0
     c_K, c_V = _block_unit(V, loss_unit), _block_unit(K, loss_unit)
 
-    def parameters(x):
-        K, factor = project.onto(c_K * x[: K_size].reshape(shape_K).astype(dtype, copy=False))
-        return K, (c_V * x[K_size:].reshape(shape_V)).astype(dtype, copy=False), factor
-
     K_size = K.size
     x0 = np.concatenate([K.ravel() / c_K, V.ravel() / c_V]).astype(np.float64)
+
+    def parameters(x):
+        """``(K, V)`` at the variables ``x``, and the renormalization's factor."""
+        K, factor = project.onto(c_K * x[:K_size].reshape(shape_K).astype(dtype, copy=False))
+        return K, (c_V * x[K_size:].reshape(shape_V)).astype(dtype, copy=False), factor
     last = {}  # the latest evaluation: scipy asks again for the start, and the
     # callback reads the gradient at each new iterate from it
 
