@@ -20,11 +20,11 @@ same ``tol``.
 9 default scales 0.001 ... 10, each point warm-started from the previous one,
 as ``SoftmaxAttentionRegressorCV`` fits it on every fold), for each of its
 default alphas, on ``make_friedman1(600)``, ``load_diabetes`` and a linear set.
-Three solvers: ``gd, no first-order test`` is gd stopping by the
-``n_iter_no_change`` rule alone (the solver as it was before the first-order
-test: a converged start runs ``n_iter_no_change`` iterations), ``gd`` and
-``lbfgs``. ``pred. change`` is the relative change of the training
-predictions against the first row of the same point,
+Each solver with and without the first-order test: ``gd, no first-order
+test`` is gd stopping by the ``n_iter_no_change`` rule alone (gd as it was
+before the test: a converged start runs ``n_iter_no_change`` iterations).
+``pred. change`` is the relative change of the training predictions against
+the same solver without the test at the same point,
 ``||f - f_ref|| / ||f_ref - ȳ||``; ``passes to gd's objective``: the passes
 of that point until its objective first fell to gd's final one there (``-``:
 it stopped above it, by the gap shown relative to L₀, the loss of predicting
@@ -63,6 +63,7 @@ from sklearn_softattn.datasets import make_gaussian_regression
 SOLVERS = {  # label: (solver, first-order test on)
     "gd, no first-order test": ("gd", False),
     "gd": ("gd", True),
+    "lbfgs, no first-order test": ("lbfgs", False),
     "lbfgs": ("lbfgs", True),
 }
 
@@ -202,13 +203,12 @@ def bench_path():
             runs = {label: run_path(X, y, solver, alpha, scales, test)
                     for label, (solver, test) in SOLVERS.items()}
             same_start = lbfgs_from_starts(X, y, alpha, scales, runs["gd"])
-            reference = runs["gd, no first-order test"]
             for i, scale in enumerate(scales):
-                ref = reference[i]["predictions"]
-                spread = np.linalg.norm(ref - ref.mean(axis=0))
                 target = runs["gd"][i]["objective"]
                 for label, points in runs.items():
                     p = points[i]
+                    ref = runs[f"{SOLVERS[label][0]}, no first-order test"][i]["predictions"]
+                    spread = np.linalg.norm(ref - ref.mean(axis=0))
                     change = np.linalg.norm(p["predictions"] - ref) / spread
                     reached = next((n for loss, n in p["curve"] if loss <= target), "-")
                     gap = (p["objective"] - target) / p["loss_scale"]
