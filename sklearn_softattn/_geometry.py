@@ -87,3 +87,43 @@ def renormalize(K, V, scale, P=None):
         return K, V
     c = norm / scale
     return K / c, V * c
+
+
+class Renormalization:
+    """The renormalization as the solvers see it: a projection and its tangent.
+
+    ``Renormalization(scale, P)`` keeps ``||P K Pᵀ||_F = scale`` (see
+    :func:`renormalize`); ``Renormalization()`` (no scale) changes nothing.
+    Calling it projects ``(K, V)``; :meth:`onto` and :meth:`tangent` are what
+    a solver on the renormalized parametrization ``K = scale · K̃ / ||P K̃ Pᵀ||_F``
+    needs: the map itself and its gradient.
+    """
+
+    def __init__(self, scale=None, P=None):
+        self.scale, self.P = scale, P
+
+    def __call__(self, K, V):
+        return (K, V) if self.scale is None else renormalize(K, V, self.scale, self.P)
+
+    def onto(self, K):
+        """``K`` rescaled to the norm ``scale`` (unchanged if zero or without a
+        scale), and the factor applied."""
+        if self.scale is None:
+            return K, 1.0
+        norm = np.linalg.norm(K if self.P is None else self.P @ K @ self.P.T)
+        factor = self.scale / norm if norm > 0 else 1.0
+        return K * factor, factor
+
+    def tangent(self, K, grad_K):
+        """The gradient at ``K̃ = K`` of ``K̃ -> f(onto(K̃))``, ``K`` renormalized.
+
+        ``grad_K`` less the part that only changes the norm of ``K``:
+        ``grad_K - <grad_K, K> / <R, K> R`` with ``R = Pᵀ (P K Pᵀ) P``, the
+        gradient of half the squared norm. Zero exactly when ``K`` is
+        stationary among the matrices of its norm.
+        """
+        if self.scale is None:
+            return grad_K
+        R = K if self.P is None else self.P.T @ (self.P @ K @ self.P.T) @ self.P
+        RK = np.vdot(R, K)
+        return grad_K if RK == 0 else grad_K - (np.vdot(grad_K, K) / RK) * R

@@ -1,4 +1,5 @@
-"""scikit-learn's estimator checks, for the default, the paper's baseline and the CV estimator."""
+"""scikit-learn's estimator checks, for the default, the L-BFGS solver, the paper's baseline and
+the CV estimator."""
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -8,6 +9,7 @@ from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor, SoftmaxA
 @parametrize_with_checks(
     [
         SoftmaxAttentionRegressor(),
+        SoftmaxAttentionRegressor(solver="lbfgs"),
         SoftmaxAttentionRegressor(**PAPER_BASELINE),
         # A shorter path and fewer folds, as scikit-learn runs its own iterative
         # estimators with fewer iterations in these checks.

@@ -84,3 +84,26 @@ def test_renormalize_leaves_zero_key_query_alone():
     K, V = np.zeros((2, 2)), np.ones((1, 2))
     K2, V2 = renormalize(K, V, 1.0)
     assert np.all(K2 == 0) and np.all(V2 == 1)
+
+
+def test_renormalization_tangent_is_the_gradient_of_the_renormalized_parametrization():
+    # f(K) = <A, K> + ½||K||², composed with K̃ -> onto(K̃), at K̃ = K on the sphere.
+    from sklearn_softattn._geometry import Renormalization
+
+    rng = np.random.default_rng(0)
+    A, K, P = rng.standard_normal((3, 3, 3))
+    sphere = Renormalization(0.7, P)
+    K, _ = sphere.onto(K)
+    np.testing.assert_allclose(np.linalg.norm(P @ K @ P.T), 0.7)
+
+    def f(Kt):
+        Kr = sphere.onto(Kt)[0]
+        return np.vdot(A, Kr) + 0.5 * np.vdot(Kr, Kr)
+
+    grad = sphere.tangent(K, A + K)
+    eps = 1e-6
+    for i, j in np.ndindex(3, 3):
+        E = np.zeros((3, 3))
+        E[i, j] = eps
+        np.testing.assert_allclose((f(K + E) - f(K - E)) / (2 * eps), grad[i, j], atol=1e-7)
+    assert Renormalization().tangent(K, A) is A and Renormalization().onto(K)[1] == 1.0

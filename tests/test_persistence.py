@@ -19,7 +19,7 @@ def fitted(params, n_targets=1):
 
 
 @pytest.mark.parametrize("params, n_targets", [
-    ({}, 1), ({}, 2), (PAPER_BASELINE, 1), ({"solver": "adam"}, 1),
+    ({}, 1), ({}, 2), (PAPER_BASELINE, 1), ({"solver": "adam"}, 1), ({"solver": "lbfgs"}, 1),
     ({"early_stopping": True}, 1),
 ])
 def test_skops_round_trip_predicts_identically(params, n_targets, tmp_path):

@@ -1,7 +1,16 @@
 import numpy as np
 import pytest
 
-from sklearn_softattn._solvers import OPTIMIZERS, Adam, Progress, gd, minibatch
+from sklearn_softattn._geometry import Renormalization
+from sklearn_softattn._solvers import (
+    OPTIMIZERS,
+    Adam,
+    Progress,
+    gd,
+    lbfgs,
+    minibatch,
+    predicted_decrease,
+)
 
 
 class Quadratic:
@@ -22,8 +31,7 @@ class Quadratic:
         return s * (1 + 0.5 * (np.sum(dK**2) + np.sum(dV**2))), s * dK, s * dV
 
 
-def identity(K, V):
-    return K, V
+identity = Renormalization()  # no renormalization
 
 
 def test_gd_descends_and_stops():
@@ -135,3 +143,120 @@ def test_adam_keeps_its_moments_between_calls():
                   project=identity, progress=Progress(0.0, 1000, 1.0),
                   random_state=np.random.RandomState(0))
     assert adam.t == 2 * 3 * 2  # two calls of three epochs of two batches
+
+
+def test_lbfgs_descends_and_converges():
+    passes = {}
+    for name, solver in (("gd", gd), ("lbfgs", lbfgs)):
+        f = Quadratic()
+        progress = Progress(tol=1e-10, n_iter_no_change=3, loss_scale=1.0)
+        kwargs = dict(learning_rate=0.5) if name == "gd" else {}
+        K, V, converged = solver(f, np.eye(2), np.ones((1, 2)), max_iter=500,
+                                 project=identity, progress=progress, **kwargs)
+        curve = np.array(progress.loss_curve)
+        assert converged and np.all(np.isfinite(curve))
+        assert np.all(np.diff(curve) <= 1e-12 * curve[:-1])
+        np.testing.assert_allclose(K, f.A, atol=1e-4)
+        np.testing.assert_allclose(V, f.B, atol=1e-4)
+        passes[name] = f.calls
+    assert passes["lbfgs"] < passes["gd"]
+
+
+def test_lbfgs_stops_at_max_iter_without_converging():
+    f = Quadratic()
+    progress = Progress(tol=0.0, n_iter_no_change=1000, loss_scale=1.0)
+    _, _, converged = lbfgs(f, np.eye(2), np.ones((1, 2)), max_iter=1, project=identity,
+                            progress=progress)
+    assert not converged and progress.n_iter == 1
+
+
+@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
+def test_a_converged_start_stops_after_one_iteration_without_a_step(solver):
+    f = Quadratic()
+    progress = Progress(tol=1e-4, n_iter_no_change=10, loss_scale=1.0)
+    kwargs = dict(learning_rate=1.0) if solver == "gd" else {}
+    K0, V0 = f.A + 1e-6, f.B.copy()
+    K, V, converged = {"gd": gd, "lbfgs": lbfgs}[solver](
+        f, K0, V0, max_iter=100, project=identity, progress=progress, **kwargs)
+    assert converged and progress.n_iter == 1 and f.calls == 1
+    np.testing.assert_array_equal(K, K0)
+
+
+def test_predicted_decrease_is_zero_at_a_stationary_point_and_scales_as_the_loss():
+    f = Quadratic()
+    _, gK, gV = f(f.A, f.B)
+    assert predicted_decrease(f.A, f.B, gK, gV, identity) == 0
+    rng = np.random.default_rng(0)
+    K, GK = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    V, GV = rng.standard_normal((1, 3)), rng.standard_normal((1, 3))
+    sphere = Renormalization(1.0)
+    K, V = sphere(K, V)
+    base = predicted_decrease(K, V, GK, GV, sphere)
+    # y scaled by a: V by a, the loss and grad_K by a², grad_V by a.
+    a = 1e3
+    np.testing.assert_allclose(predicted_decrease(K, a * V, a**2 * GK, a * GV, sphere),
+                               a**2 * base, rtol=1e-12)
+    # Only the radial part of grad_K: no decrease on the sphere.
+    assert predicted_decrease(K, V, 5.0 * K, 0 * GV, sphere) < 1e-28
+
+
+def test_progress_stationary_compares_n_iter_no_change_steps_with_tol():
+    p = Progress(tol=1e-3, n_iter_no_change=10, loss_scale=5.0)
+    assert p.stationary(4.9e-4) and not p.stationary(5.1e-4)
+    assert Progress(tol=0.0, n_iter_no_change=10, loss_scale=5.0).stationary(0.0)
+
+
+def _paper_data():
+    from sklearn_softattn.datasets import make_gaussian_regression
+
+    X, y, *_ = make_gaussian_regression(200, 5, 3, random_state=0)
+    return X, y
+
+
+def _fit(X, y, **params):
+    from sklearn_softattn import SoftmaxAttentionRegressor
+
+    return SoftmaxAttentionRegressor(random_state=0, **params).fit(X, y)
+
+
+@pytest.mark.parametrize("attention_scale", [0.03, 1.0])
+def test_lbfgs_reaches_gd_objective_with_the_renormalization_holding(attention_scale):
+    from sklearn_softattn._geometry import whitening
+
+    X, y = _paper_data()
+    fits = {s: _fit(X, y, solver=s, attention_scale=attention_scale, tol=1e-6, max_iter=3000)
+            for s in ("gd", "lbfgs")}
+    curve = np.array(fits["lbfgs"].loss_curve_)
+    assert np.all(np.isfinite(curve)) and np.all(np.diff(curve) <= 1e-12 * curve[:-1])
+    loss_scale = 0.5 * np.mean(np.sum((y - y.mean(axis=0)) ** 2, axis=1))
+    assert curve[-1] <= fits["gd"].loss_curve_[-1] + 1e-6 * loss_scale
+    for est in fits.values():
+        _, W_inv = whitening(est._covariance)
+        np.testing.assert_allclose(np.linalg.norm(W_inv @ est.key_query_ @ W_inv.T),
+                                   attention_scale, rtol=1e-10)
+
+
+@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
+def test_a_warm_start_from_a_converged_fit_stops_after_one_iteration(solver):
+    X, y = _paper_data()
+    est = _fit(X, y, solver=solver, attention_scale=0.5, tol=1e-8, max_iter=3000)
+    before = est.predict(X)
+    est.set_params(tol=1e-4, warm_start=True).fit(X, y)
+    assert est.n_iter_ == 1
+    np.testing.assert_allclose(est.predict(X), before, rtol=1e-10, atol=1e-12)
+
+
+def test_lbfgs_is_deterministic_for_a_fixed_random_state():
+    X, y = _paper_data()
+    a, b = (_fit(X, y, solver="lbfgs", init="random", attention_scale=1.0) for _ in range(2))
+    np.testing.assert_array_equal(a.key_query_, b.key_query_)
+    np.testing.assert_array_equal(a.value_, b.value_)
+    assert a.loss_curve_ == b.loss_curve_
+
+
+def test_lbfgs_without_renormalization_and_in_float32():
+    X, y = _paper_data()
+    est = _fit(X.astype(np.float32), y.astype(np.float32), solver="lbfgs", renormalize=False,
+               attention_scale=0.5)
+    assert est.key_query_.dtype == np.float32 and np.all(np.isfinite(est.loss_curve_))
+    assert est.score(X.astype(np.float32), y) > 0.5
