@@ -286,7 +286,8 @@ batch_size, max_iter, tol, n_iter_no_change, max_context, fit_intercept
 
     random_state : int, RandomState instance or None, default=None
         As in :class:`SoftmaxAttentionRegressor`; every fold and the refit
-        draw from the same seed.
+        draw from the same seed, which also shuffles the inner folds of an
+        int ``cv``. Pass an int for reproducible folds and fits.
 
     n_jobs : int, default=None
         Folds fitted in parallel (joblib), and threads of the refit and of

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 from sklearn.datasets import make_friedman1
-from sklearn.linear_model import LinearRegression
+from sklearn.linear_model import LinearRegression, RidgeCV
 from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -115,9 +115,10 @@ def test_never_worse_than_least_squares_better_where_nonlinear(linear, friedman)
 def test_refit_follows_the_path_of_the_base_estimator(friedman, fitted):
     """A one-point path is the base estimator fitted at that point."""
     X, y = friedman
-    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.5], alphas=[1.0], cv=2,
-                                      max_iter=20, random_state=0).fit(X, y)
-    base = SoftmaxAttentionRegressor(0.5, alpha=1.0, max_iter=20, random_state=0).fit(X, y)
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.5], alphas=[1.0], shrinkages=[0.1],
+                                      cv=2, max_iter=20, random_state=0).fit(X, y)
+    base = SoftmaxAttentionRegressor(0.5, alpha=1.0, shrinkage=0.1, max_iter=20,
+                                     random_state=0).fit(X, y)
     np.testing.assert_allclose(reg.key_query_, base.key_query_, rtol=1e-12)
     np.testing.assert_allclose(reg.predict(X), base.predict(X), rtol=1e-12)
     # A longer path warm-starts its later points: the refit ends at the chosen scale.
@@ -279,3 +280,16 @@ def test_a_point_failing_on_one_fold_is_not_chosen_by_its_own_noise():
     gap = best - failing
     assert gap.mean() <= 2 * gap.std(ddof=1) / np.sqrt(5)  # "close" by its own noise
     assert choose_point(path, "2se") == choose_point(path, "1se") == (2, 0, 0)
+
+
+def test_shrinkages_reach_ridge_on_small_many_featured_data():
+    """60 rows, 15 features, linear: ridge beats least squares, and so does the path's ridge end."""
+    X, y = make_gaussian_regression(60, 15, 1, noise=1.0, random_state=0)
+    X_test, y_test = make_gaussian_regression(1000, 15, 1, noise=1.0, random_state=0)
+    kw = dict(attention_scales=[0.001, 0.1, 1.0], alphas=[1.0], random_state=0)
+    least_squares_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0], **kw).fit(X, y)
+    ridge_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0, 0.1, 1.0], **kw).fit(X, y)
+    ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13))).fit(X, y)
+    assert ridge_end.shrinkage_ > 0 and ridge_end.attention_scale_ == 0.001
+    assert ridge_end.score(X_test, y_test) > least_squares_end.score(X_test, y_test) + 0.03
+    assert ridge_end.score(X_test, y_test) > ridge.score(X_test, y_test) - 0.02
