@@ -73,7 +73,10 @@ def inner_folds(cv, X, y, sample_weight, random_state):
             raise ValueError(f"cv={cv} asks for {n_splits} folds of n_samples={n_samples}; "
                              "there cannot be more folds than rows.")
         cv = KFold(n_splits, shuffle=True, random_state=random_state)
-    folds = list(check_cv(cv, y).split(X, y))
+    try:
+        folds = list(check_cv(cv, y).split(X, y))
+    except ValueError as error:  # a splitter asking for more folds than rows, say
+        raise ValueError(f"cv={cv!r} cannot split n_samples={n_samples}: {error}") from error
     if len(folds) < 2:
         raise ValueError(f"cv gives {len(folds)} fold(s); at least 2 are needed to compare "
                          "points of the path.")

@@ -196,6 +196,7 @@ def test_int_cv_is_shuffled_and_seeded_a_splitter_is_used_as_given(small):
 @pytest.mark.parametrize("cv, weights, match", [
     (1, None, "'cv' parameter"),  # fewer than two folds
     (11, None, "cv=11 asks for 11 folds of n_samples=10"),
+    (KFold(11), None, r"cv=KFold\(.*\) cannot split n_samples=10"),
     ([(np.arange(5), np.arange(5, 10))], None, "cv gives 1 fold"),
     (KFold(2), [0, 0, 0, 0, 1, 1, 1, 1, 1, 1], "cv: fold 1 leaves 1 training row"),
 ])
