@@ -1,9 +1,9 @@
 """SoftmaxAttentionRegressorCV: the softmax's sharpness chosen by cross-validation.
 
-The path of attention scales starts at the least-squares end and sharpens step
-by step, each point warm-started from the last (as ``LassoCV`` follows the
-lasso's path from the empty model), so that least squares itself is always
-among the candidates.
+The path of attention scales starts at the linear end and sharpens step by
+step, each point warm-started from the last (as ``LassoCV`` follows the
+lasso's path from the empty model), so that least squares itself, and ridge
+regression for each ``shrinkage``, are always among the candidates.
 """
 
 import warnings
