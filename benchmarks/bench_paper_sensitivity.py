@@ -1,6 +1,7 @@
 """How the paper's three claims depend on the readings the paper leaves open.
 
-Run: python benchmarks/bench_paper_sensitivity.py   (about 15 minutes on 2 idle cores)
+Run: python benchmarks/bench_paper_sensitivity.py   (about 15 minutes on 2 idle cores;
+progress, with an estimate of the time left, goes to stderr)
 
 On the paper's data (:func:`~sklearn_softattn.datasets.make_gaussian_regression`,
 n = 500, d = 10, q = 20, noise 0.5) for covariance condition numbers 1, 30 and
@@ -49,10 +50,10 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
-from sklearn.utils.parallel import Parallel, delayed
 
 from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
 from sklearn_softattn.__main__ import N_TEST, amount, iterations_for
+from sklearn_softattn._progress import parallel
 from sklearn_softattn.datasets import excess_risk, linear_excess_risk, make_gaussian_regression
 
 LEARNING_RATES = (0.01, 0.03, 0.1, 0.3)
@@ -133,6 +134,23 @@ def _quiet(fn, *args):
         return fn(*args)
 
 
+# How the progress report names a job (its key without the seed).
+_LABELS = {
+    "default": "default, cond {1:g}",
+    "ablation": "random-start ablation, cond {1:g}",
+    "start": "{2} start, cond {1:g}",
+    "sgd": "plain SGD, {2} start, lr={3:g}, cond {1:g}",
+    "control": "{1} control",
+}
+
+
+def _progress_job(key, fn, args):
+    """A job for :func:`~sklearn_softattn._progress.parallel`: its label, and its
+    cost in iterations (``gd``) or epochs (SGD), for the estimate of the time left."""
+    cost = sum(args[1]) if fn is _gd_runs else args[2][-1]
+    return _LABELS[key[0]].format(*key), cost, _quiet, (fn, *args)
+
+
 def run(n_samples=500, budget=2000, seeds=range(5), conditions=CONDITIONS,
         learning_rates=LEARNING_RATES, n_jobs=-1):
     """Every fit of the sensitivity study; returns the ratios, per claim and reading."""
@@ -166,7 +184,7 @@ def run(n_samples=500, budget=2000, seeds=range(5), conditions=CONDITIONS,
     jobs.sort(key=lambda job: job[0][0] != "sgd")  # the long runs first
 
     start = time.perf_counter()
-    outs = Parallel(n_jobs=n_jobs)(delayed(_quiet)(fn, *args) for _, fn, args in jobs)
+    outs = parallel([_progress_job(*job) for job in jobs], "sensitivity", n_jobs=n_jobs)
     out = {key: value for (key, _, _), value in zip(jobs, outs)}
 
     least_squares, final = {}, {}

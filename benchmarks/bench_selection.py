@@ -13,6 +13,7 @@ mean fit time of one fold, on data that ship with scikit-learn or statsmodels
 (nothing is downloaded) or are generated here. ``--only NAME,NAME`` restricts
 the data sets; ``--quick`` uses 2 folds and the first 3 data sets (a smoke run).
 ``--rules`` also runs smaller draws of the nonlinear sets (``SMALLER``).
+Progress (the data set running, the time left) goes to stderr.
 """
 
 import argparse
@@ -39,6 +40,7 @@ from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._callbacks import Task
 from sklearn_softattn._cv import _fold_scores, choose_point
 from sklearn_softattn._geometry import feature_scale, whitening
+from sklearn_softattn._progress import track
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 
 
@@ -139,7 +141,7 @@ def table(datasets, n_folds):
     models = list(baselines())
     print("| data set | n × d | " + " | ".join(models) + " |")
     print("|---|---|" + "---|" * len(models))
-    for name in datasets:
+    for name in track(datasets, "table"):
         X, y = DATASETS[name]()
         cells, times, chosen = [], [], ""
         for label, model in baselines().items():
@@ -159,7 +161,7 @@ def path(datasets, n_folds):
     """The CV estimator's inner score path on each data set, minus its least-squares end."""
     cv_est = SoftmaxAttentionRegressorCV(alphas=(0.0, 0.1, 1.0, 10.0), shrinkages=(0.0,),
                                          random_state=0)
-    for name in datasets:
+    for name in track(datasets, "path"):
         X, y = DATASETS[name]()
         t = time.perf_counter()
         cv_est.set_params(cv=KFold(n_folds, shuffle=True, random_state=0)).fit(X, y)
@@ -177,7 +179,7 @@ def defaults(datasets, n_folds, scales=(0.03, 0.1, 0.3, 1.0), alphas=(1.0, 10.0)
     """Mean CV R² of the base estimator over a grid of candidate defaults."""
     print("| data set | " + " | ".join(f"{s:g}/{a:g}" for s in scales for a in alphas) + " |")
     print("|---|" + "---|" * (len(scales) * len(alphas)))
-    for name in datasets:
+    for name in track(datasets, "defaults"):
         X, y = DATASETS[name]()
         lin = evaluate(LinearRegression(), X, y, n_folds)[0]
         cells = [
@@ -195,7 +197,7 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
           f"{n_folds} outer folds (choices per fold in brackets: scale/alpha/shrinkage)")
     print("| data set | n × d | LinearRegression | " + " | ".join(selections) + " |")
     print("|---|---|---|" + "---|" * len(selections))
-    for name in datasets:
+    for name in track(datasets, "rules"):
         X, y = {**DATASETS, **SMALLER}[name]()
         gains, choices, least_squares = {s: [] for s in selections}, {s: [] for s in selections}, []
         for train, test in KFold(n_folds, shuffle=True, random_state=0).split(X):
@@ -229,7 +231,7 @@ def ridge_end(datasets, n_folds, shrinkages=(0.0, 0.01, 0.1, 1.0), scale=0.001):
           + " | ".join(f"penalty {s:g}" for s in shrinkages) + " | "
           + " | ".join(f"whitened {s:g}" for s in shrinkages[1:]) + " |")
     print("|---|---|---|---|" + "---|" * (2 * len(shrinkages) - 1))
-    for name in datasets:
+    for name in track(datasets, "ridge-end"):
         X, y = {**DATASETS, **SMALLER}[name]()
         cells = [evaluate(baselines()[m], X, y, n_folds)[0] for m in ("LinearRegression", "RidgeCV")]
         cells += [evaluate(SoftmaxAttentionRegressor(scale, shrinkage=s, random_state=0), X, y,

@@ -48,4 +48,7 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "remove_config_comments": True,
     "within_subsection_order": "FileNameSortKey",
+    # "Examples using ..." on the API pages (the minigallery directive).
+    "doc_module": ("sklearn_softattn",),
+    "backreferences_dir": "gen_modules/backreferences",
 }

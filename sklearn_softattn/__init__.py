@@ -6,7 +6,13 @@ Preconditioning" (2026).
 """
 
 from ._cv import SoftmaxAttentionRegressorCV
+from ._display import ScorePathDisplay
 from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor
 
-__all__ = ["PAPER_BASELINE", "SoftmaxAttentionRegressor", "SoftmaxAttentionRegressorCV"]
+__all__ = [
+    "PAPER_BASELINE",
+    "ScorePathDisplay",
+    "SoftmaxAttentionRegressor",
+    "SoftmaxAttentionRegressorCV",
+]
 __version__ = "0.1.0"

@@ -36,9 +36,9 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
-from sklearn.utils.parallel import Parallel, delayed
 
 from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor, _batch_size
+from ._progress import parallel
 from .datasets import excess_risk, linear_excess_risk, make_gaussian_regression
 
 
@@ -166,6 +166,7 @@ def run_experiment(
     methods=None,
     count="updates",
     n_jobs=-1,
+    show_progress=False,
 ):
     """Excess risk of every method against progress, counted in ``count``.
 
@@ -189,6 +190,9 @@ def run_experiment(
         training data (full-gradient equivalents; one per epoch).
     n_jobs : int or None
         Parallel fits (joblib).
+    show_progress : bool, default=False
+        Report on stderr each method as its fits finish, with the time left
+        (estimated from the iterations done).
 
     Returns
     -------
@@ -218,11 +222,11 @@ def run_experiment(
     # Each distinct run once, longest first, so that the parallel workers finish together.
     jobs = sorted({(name, it) for name, its in runs.items() for it in its},
                   key=lambda job: (-job[1], job[0]))
-    scores = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_and_score)(
-            methods[name], X, y, M, covariance, it, seed, keep_curve=it == runs[name][-1]
-        )
-        for name, it in jobs
+    scores = parallel(
+        [(name, it, _fit_and_score,
+          (methods[name], X, y, M, covariance, it, seed, it == runs[name][-1]))
+         for name, it in jobs],
+        "python -m sklearn_softattn", n_jobs=n_jobs, quiet=not show_progress,
     )
     by_job = dict(zip(jobs, scores))
     results = {}
@@ -361,7 +365,8 @@ def _parser():
         description="Reproduce the paper's experiment: excess risk against progress of "
         "the structure-aware default, plain SGD from a random start (the paper's "
         "baseline) and one ablation per part of the algorithm, on Gaussian data "
-        "with a condition-number-30 covariance and noise 0.5.",
+        "with a condition-number-30 covariance and noise 0.5. The tables go to stdout; "
+        "progress (each method as it finishes, the time left) to stderr.",
     )
     parser.add_argument("--n-samples", type=int, default=500, help="n (default: 500)")
     parser.add_argument("--n-features", type=int, default=10, help="d (default: 10)")
@@ -386,7 +391,7 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     result = run_experiment(
         args.n_samples, args.n_features, args.n_targets, args.max_iter,
-        seed=args.seed, count=args.count, n_jobs=args.n_jobs,
+        seed=args.seed, count=args.count, n_jobs=args.n_jobs, show_progress=True,
     )
     cfg = result["config"]
     print(f"Excess risk ½E‖f(x) − Mx‖² against {args.count} m "

@@ -7,10 +7,11 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, check_scalar, gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from . import _attention
 from ._attention import attention_forward
 from ._callbacks import CallbackSupportMixin, Task
 from ._geometry import (
@@ -195,6 +196,55 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
             self.n_jobs,
         )
         return y.ravel() if np.ndim(self.coef_) == 1 else y
+
+    def attention_weights(self, X, top_k=None):
+        """The softmax weights of each row of ``X`` over the context rows.
+
+        ``predict`` averages the context rows' values with these weights:
+        ``predict(X)`` equals ``y_offset_ + A @ ((context_ - x_offset_) @ value_.T)``
+        for ``A = attention_weights(X)`` (raveled for a 1-D ``y``). The score
+        of row ``x`` on context row ``c_j`` is
+        ``(x - x_offset_)ᵀ key_query_ (c_j - x_offset_) + log context_weight_[j]``,
+        so a row of weight ``w_j`` counts ``w_j`` times, as in ``predict``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+        top_k : int, default=None
+            If given, return only the ``top_k`` heaviest context rows of each
+            sample, computed block by block so that the dense
+            (n_samples, n_context) matrix is never held whole.
+
+        Returns
+        -------
+        weights : ndarray of shape (n_samples, n_context)
+            Without ``top_k``: row ``i`` holds sample ``i``'s weight on every
+            row of ``context_``; each row sums to one.
+        indices, weights : ndarrays of shape (n_samples, top_k)
+            With ``top_k``: the positions in ``context_`` of each sample's
+            heaviest rows and their weights, by decreasing weight.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        n_context = self.context_.shape[0]
+        Zq = X - self.x_offset_
+        KZc = (self.context_ - self.x_offset_) @ self.key_query_.T
+        log_w = np.log(self.context_weight_)
+        if top_k is None:
+            return _attention.attention_weights(Zq, KZc, log_w)
+        check_scalar(top_k, "top_k", Integral, min_val=1, max_val=n_context)
+        indices = np.empty((X.shape[0], top_k), dtype=np.intp)
+        weights = np.empty((X.shape[0], top_k), dtype=np.result_type(Zq, KZc))
+        # Blocks of queries of at most the kernel's block of scores.
+        for block in gen_batches(X.shape[0], max(1, _attention._BLOCK_ELEMENTS // n_context)):
+            A = _attention.attention_weights(Zq[block], KZc, log_w)
+            heaviest = np.argpartition(-A, top_k - 1, axis=1)[:, :top_k]
+            order = np.argsort(-np.take_along_axis(A, heaviest, axis=1), axis=1,
+                               kind="stable")
+            indices[block] = np.take_along_axis(heaviest, order, axis=1)
+            weights[block] = np.take_along_axis(A, indices[block], axis=1)
+        return indices, weights
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

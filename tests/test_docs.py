@@ -4,6 +4,7 @@ tests/test_scale.py checks what they show."""
 
 import contextlib
 import importlib.util
+import io
 import re
 from pathlib import Path
 
@@ -12,8 +13,8 @@ import pytest
 GUIDE = Path(__file__).resolve().parents[1] / "doc" / "user_guide"
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 # Each page, and the optional modules its examples import.
-PAGES = {"model.md": [], "callbacks.md": ["sklearn.callback", "rich"],
-         "persistence.md": ["skops"]}
+PAGES = {"model.md": [], "selection.md": [], "callbacks.md": ["sklearn.callback", "rich"],
+         "persistence.md": ["skops"], "inspect.md": ["matplotlib"]}
 
 
 def test_every_page_with_examples_is_run_or_said_to_be_long():
@@ -29,6 +30,7 @@ def test_user_guide_examples_run(page, tmp_path, monkeypatch):
             pytest.skip(f"{page} needs {module}")
     monkeypatch.chdir(tmp_path)  # pages that save files write them here
     namespace = {}
-    with contextlib.redirect_stdout(None):
+    # A buffer, not None: the processes of n_jobs flush sys.stdout.
+    with contextlib.redirect_stdout(io.StringIO()):
         for code in BLOCK.findall((GUIDE / page).read_text(encoding="utf-8")):
             exec(compile(code, str(GUIDE / page), "exec"), namespace)

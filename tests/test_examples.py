@@ -14,6 +14,8 @@ FIGURES = {
     "plot_paper_reproduction.py": "paper_reproduction.png",
     "plot_data_and_compute.py": "data_and_compute.png",
     "plot_linear_baselines.py": "linear_baselines.png",
+    "plot_score_path.py": "score_path.png",
+    "plot_explain_prediction.py": "explain_prediction.png",
 }
 
 

@@ -154,3 +154,14 @@ def test_module_help():
     for option in ["--n-samples", "--n-features", "--n-targets", "--max-iter",
                    "--seed", "--output", "--count"]:
         assert option in proc.stdout
+
+
+def test_main_reports_each_method_on_stderr(tmp_path, capsys):
+    argv = ["--n-samples", "40", "--n-features", "2", "--n-targets", "1",
+            "--max-iter", "3", "--output", str(tmp_path / "curves.png"), "--n-jobs", "1"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    for name in METHODS:
+        assert sum(f"finished: {name}" in line for line in captured.err.splitlines()) == 1
+    assert "finished:" not in captured.out and "% after" not in captured.out
+    assert captured.out.startswith("Excess risk")

@@ -1,0 +1,233 @@
+"""ScorePathDisplay: the cross-validated score path of the softmax's sharpness, drawn."""
+
+import itertools
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+
+# Up to this attention scale the layer is labelled as the least-squares end:
+# nearly linear attention (the default grid starts at 0.001).
+_LINEAR_END = 0.01
+
+
+def check_matplotlib(caller_name):
+    """Raise an ImportError naming matplotlib and the extra that installs it."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as e:
+        raise ImportError(
+            f"{caller_name} requires matplotlib. Install it with `pip install matplotlib` "
+            "or `pip install 'sklearn-softattn[examples]'`."
+        ) from e
+
+
+def _score_name(scoring):
+    """The y label's name of a ``scoring`` parameter: R² by default."""
+    if scoring is None:
+        return "R²"
+    if isinstance(scoring, str):
+        return scoring.replace("neg_", "negative ").replace("_", " ")
+    return "score"
+
+
+class ScorePathDisplay:
+    """The validation score along the path of attention scales.
+
+    One line per combination of the other parameters tried (``alpha`` and
+    ``shrinkage``): the mean validation score over
+    the folds against ``attention_scale`` (log axis), with a band of one
+    standard deviation of the folds' scores, the chosen point marked and the
+    least-squares end of the path labelled (its first point, when its scale is
+    at most ``0.01``: nearly linear attention, as in the default grid). Use
+    :meth:`ScorePathDisplay.from_estimator` to make one from a fitted
+    :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV`; all parameters
+    are stored as attributes.
+
+    Parameters
+    ----------
+    attention_scales : ndarray of shape (n_scales,)
+        The attention scales of the path, increasing.
+
+    scores : ndarray of shape (n_scales, n_lines, n_folds)
+        The validation score of every path point on every fold, one column
+        per line.
+
+    labels : list of str of length n_lines
+        The legend's label of each line.
+
+    chosen : tuple of int
+        Indices ``(scale, line)`` of the chosen point.
+
+    score_name : str, default="R²"
+        The name of the score, for the y axis.
+
+    Attributes
+    ----------
+    ax_ : matplotlib Axes
+        Axes with the score path.
+
+    figure_ : matplotlib Figure
+        Figure containing the score path.
+
+    lines_ : list of matplotlib Line2D
+        The mean validation score of each line, in the order of ``labels``.
+
+    fill_between_ : list of matplotlib PolyCollection or None
+        The folds' spread (mean ± one standard deviation) of each line; None
+        with ``std_display_style=None``.
+
+    chosen_ : matplotlib Line2D
+        The marker of the chosen point.
+
+    See Also
+    --------
+    SoftmaxAttentionRegressorCV : The estimator whose ``score_path_`` this draws.
+    sklearn.model_selection.ValidationCurveDisplay : The same kind of plot for
+        any estimator and parameter.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from sklearn.datasets import make_friedman1
+    >>> from sklearn_softattn import ScorePathDisplay, SoftmaxAttentionRegressorCV
+    >>> X, y = make_friedman1(n_samples=150, noise=0.5, random_state=0)
+    >>> reg = SoftmaxAttentionRegressorCV(attention_scales=3, cv=3, max_iter=20,
+    ...                                   random_state=0).fit(X, y)
+    >>> display = ScorePathDisplay.from_estimator(reg)
+    >>> [line.get_label() for line in display.lines_]  # one per (alpha, shrinkage)
+    ['alpha=0, shrinkage=0', 'alpha=0, shrinkage=0.1', 'alpha=1, shrinkage=0', \
+'alpha=1, shrinkage=0.1']
+    >>> plt.close(display.figure_)
+    """
+
+    def __init__(self, *, attention_scales, scores, labels, chosen, score_name="R²"):
+        self.attention_scales = attention_scales
+        self.scores = scores
+        self.labels = labels
+        self.chosen = chosen
+        self.score_name = score_name
+
+    def plot(self, ax=None, *, std_display_style="fill_between", line_kw=None,
+             fill_between_kw=None, chosen_kw=None):
+        """Plot the score path.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None makes a new figure and axes.
+
+        std_display_style : {"fill_between"} or None, default="fill_between"
+            ``"fill_between"``: a band of one standard deviation of the folds'
+            scores around each mean; None: the means only.
+
+        line_kw : dict, default=None
+            Keyword arguments of ``ax.plot`` for the mean scores.
+
+        fill_between_kw : dict, default=None
+            Keyword arguments of ``ax.fill_between`` for the bands.
+
+        chosen_kw : dict, default=None
+            Keyword arguments of ``ax.plot`` for the chosen point's marker.
+
+        Returns
+        -------
+        display : ScorePathDisplay
+            The display, with ``ax_``, ``figure_``, ``lines_``,
+            ``fill_between_`` and ``chosen_`` set.
+        """
+        check_matplotlib(f"{type(self).__name__}.plot")
+        import matplotlib.pyplot as plt
+
+        if std_display_style not in ("fill_between", None):
+            raise ValueError(
+                "std_display_style must be 'fill_between' or None; got "
+                f"{std_display_style!r}."
+            )
+        if ax is None:
+            _, ax = plt.subplots()
+        scales = np.asarray(self.attention_scales)
+        mean, std = self.scores.mean(axis=-1), self.scores.std(axis=-1)
+        self.lines_, self.fill_between_ = [], None if std_display_style is None else []
+        for j, label in enumerate(self.labels):
+            (line,) = ax.plot(scales, mean[:, j], **{"marker": "o", "markersize": 3,
+                                                      "label": label, **(line_kw or {})})
+            self.lines_.append(line)
+            if std_display_style == "fill_between":
+                self.fill_between_.append(ax.fill_between(
+                    scales, mean[:, j] - std[:, j], mean[:, j] + std[:, j],
+                    **{"alpha": 0.2, "color": line.get_color(), **(fill_between_kw or {})}
+                ))
+        scale, j = self.chosen
+        (self.chosen_,) = ax.plot(
+            scales[scale], mean[scale, j],
+            **{"marker": "*", "markersize": 14, "color": self.lines_[j].get_color(),
+               "markeredgecolor": "k", "linestyle": "none",
+               "label": f"chosen: attention_scale={scales[scale]:.3g}, {self.labels[j]}",
+               **(chosen_kw or {})}
+        )
+        if scales[0] <= _LINEAR_END:
+            ax.annotate("least squares", xy=(scales[0], mean[0].max()), xytext=(0, 12),
+                        textcoords="offset points", ha="left", fontsize=8,
+                        arrowprops=dict(arrowstyle="-", color="0.5"))
+        n_folds = self.scores.shape[-1]
+        ax.set(xscale="log", xlabel="attention_scale",
+               ylabel=f"validation {self.score_name}, mean of {n_folds} folds")
+        ax.legend(fontsize=8)
+        self.ax_, self.figure_ = ax, ax.figure
+        return self
+
+    @classmethod
+    def from_estimator(cls, estimator, *, ax=None, score_name=None,
+                       std_display_style="fill_between", line_kw=None, fill_between_kw=None,
+                       chosen_kw=None):
+        """Draw the score path of a fitted :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV`.
+
+        Parameters
+        ----------
+        estimator : SoftmaxAttentionRegressorCV
+            A fitted cross-validated estimator.
+
+        ax : matplotlib Axes, default=None
+            Axes to plot on; None makes a new figure and axes.
+
+        score_name : str, default=None
+            The name of the score for the y axis; None derives it from the
+            estimator's ``scoring`` (R² by default).
+
+        std_display_style, line_kw, fill_between_kw, chosen_kw
+            As in :meth:`plot`.
+
+        Returns
+        -------
+        display : ScorePathDisplay
+        """
+        check_matplotlib(f"{cls.__name__}.from_estimator")
+        check_is_fitted(estimator)
+        if not hasattr(estimator, "score_path_"):
+            raise TypeError(
+                f"{cls.__name__}.from_estimator needs a fitted "
+                f"SoftmaxAttentionRegressorCV; got {type(estimator).__name__}."
+            )
+        scales = estimator.attention_scales_
+        # One line per (alpha, shrinkage), in the order of score_path_'s axes,
+        # labelled by the parameters that vary (all of them if none does).
+        grids = {"alpha": (estimator.alphas_, estimator.alpha_),
+                 "shrinkage": (estimator.shrinkages_, estimator.shrinkage_)}
+        combinations = list(itertools.product(*(values for values, _ in grids.values())))
+        shown = [k for k, (values, _) in enumerate(grids.values()) if len(values) > 1]
+        shown = shown or range(len(grids))
+        names = list(grids)
+        labels = [", ".join(f"{names[k]}={values[k]:g}" for k in shown)
+                  for values in combinations]
+        chosen = (int(np.flatnonzero(scales == estimator.attention_scale_)[0]),
+                  combinations.index(tuple(value for _, value in grids.values())))
+        display = cls(
+            attention_scales=scales,
+            scores=estimator.score_path_.reshape(len(scales), len(combinations), -1),
+            labels=labels,
+            chosen=chosen,
+            score_name=_score_name(estimator.scoring) if score_name is None else score_name,
+        )
+        return display.plot(ax=ax, std_display_style=std_display_style, line_kw=line_kw,
+                            fill_between_kw=fill_between_kw, chosen_kw=chosen_kw)

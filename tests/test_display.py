@@ -1,0 +1,128 @@
+"""ScorePathDisplay draws the CV estimator's score path (Agg backend)."""
+
+import sys
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import make_friedman1
+from sklearn.exceptions import NotFittedError
+
+from sklearn_softattn import (
+    ScorePathDisplay,
+    SoftmaxAttentionRegressor,
+    SoftmaxAttentionRegressorCV,
+)
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
+    return SoftmaxAttentionRegressorCV(attention_scales=[0.001, 0.1, 1.0], alphas=[0.0, 1.0],
+                                       shrinkages=[0.0, 0.1], cv=3, max_iter=30,
+                                       random_state=0).fit(X, y)
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
+    display = ScorePathDisplay.from_estimator(fitted)
+    mean = fitted.score_path_.mean(axis=-1)  # (scales, alphas, shrinkages)
+    assert [line.get_label() for line in display.lines_] == [
+        "alpha=0, shrinkage=0", "alpha=0, shrinkage=0.1",
+        "alpha=1, shrinkage=0", "alpha=1, shrinkage=0.1",
+    ]
+    for (a, r), line in zip(np.ndindex(2, 2), display.lines_):
+        np.testing.assert_array_equal(line.get_xdata(), fitted.attention_scales_)
+        np.testing.assert_allclose(line.get_ydata(), mean[:, a, r])
+    assert len(display.fill_between_) == 4
+    assert display.ax_.get_xscale() == "log"
+    assert display.ax_.get_xlabel() == "attention_scale"
+    assert "R²" in display.ax_.get_ylabel() and "3 folds" in display.ax_.get_ylabel()
+    assert display.figure_ is display.ax_.figure
+    # The chosen point, on the chosen (alpha, shrinkage)'s line.
+    s = list(fitted.attention_scales_).index(fitted.attention_scale_)
+    a = list(fitted.alphas_).index(fitted.alpha_)
+    r = list(fitted.shrinkages_).index(fitted.shrinkage_)
+    assert display.chosen == (s, 2 * a + r)
+    np.testing.assert_allclose(display.chosen_.get_xdata(), [fitted.attention_scale_])
+    np.testing.assert_allclose(display.chosen_.get_ydata(), [mean[s, a, r]])
+    assert "chosen" in display.chosen_.get_label()
+    assert "least squares" in [text.get_text() for text in display.ax_.texts]
+    legend = [text.get_text() for text in display.ax_.get_legend().get_texts()]
+    assert legend[:4] == [line.get_label() for line in display.lines_]
+    assert legend[4].startswith("chosen")
+
+
+def test_the_band_is_the_folds_spread(fitted):
+    display = ScorePathDisplay.from_estimator(fitted)
+    mean, std = fitted.score_path_.mean(axis=-1), fitted.score_path_.std(axis=-1)
+    vertices = display.fill_between_[3].get_paths()[0].vertices[:, 1]
+    assert np.isclose(vertices.min(), (mean[:, 1, 1] - std[:, 1, 1]).min())
+    assert np.isclose(vertices.max(), (mean[:, 1, 1] + std[:, 1, 1]).max())
+
+
+def test_plot_on_given_axes_and_without_band(fitted):
+    fig, (left, right) = plt.subplots(1, 2)
+    display = ScorePathDisplay.from_estimator(fitted, ax=right, std_display_style=None,
+                                              line_kw={"linewidth": 3})
+    assert display.ax_ is right and display.figure_ is fig
+    assert display.fill_between_ is None and not right.collections
+    assert all(line.get_linewidth() == 3 for line in display.lines_)
+    assert not left.lines
+    # The display draws again elsewhere.
+    display.plot(ax=left)
+    assert display.ax_ is left and len(left.lines) == 5  # four lines and the marker
+    with pytest.raises(ValueError, match="std_display_style"):
+        display.plot(std_display_style="errorbar")
+
+
+def test_score_name_follows_scoring(fitted):
+    est = clone(fitted).set_params(scoring="neg_mean_squared_error")
+    est.fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
+    display = ScorePathDisplay.from_estimator(est)
+    assert "negative mean squared error" in display.ax_.get_ylabel()
+    display = ScorePathDisplay.from_estimator(est, score_name="MSE")
+    assert "MSE" in display.ax_.get_ylabel()
+
+
+def test_labels_name_the_parameters_that_vary(fitted):
+    est = clone(fitted).set_params(shrinkages=[0.0])
+    est.fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
+    display = ScorePathDisplay.from_estimator(est)
+    assert [line.get_label() for line in display.lines_] == ["alpha=0", "alpha=1"]
+    est.set_params(alphas=[1.0]).fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
+    display = ScorePathDisplay.from_estimator(est)
+    assert [line.get_label() for line in display.lines_] == ["alpha=1, shrinkage=0"]
+
+
+def test_no_least_squares_label_on_a_sharp_path():
+    X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
+    est = SoftmaxAttentionRegressorCV(attention_scales=[0.5, 2.0], alphas=[0.0],
+                                      shrinkages=[0.0], cv=3, max_iter=20,
+                                      random_state=0).fit(X, y)
+    assert not ScorePathDisplay.from_estimator(est).ax_.texts
+
+
+def test_unfitted_and_wrong_estimators():
+    with pytest.raises(NotFittedError):
+        ScorePathDisplay.from_estimator(SoftmaxAttentionRegressorCV())
+    X, y = make_friedman1(n_samples=60, random_state=0)
+    with pytest.raises(TypeError, match="SoftmaxAttentionRegressorCV"):
+        ScorePathDisplay.from_estimator(SoftmaxAttentionRegressor(max_iter=5).fit(X, y))
+
+
+def test_without_matplotlib(fitted, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib then fails
+    with pytest.raises(ImportError, match=r"requires matplotlib.*sklearn-softattn\[examples\]"):
+        ScorePathDisplay.from_estimator(fitted)
