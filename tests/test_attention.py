@@ -82,7 +82,7 @@ def test_loss_and_gradient_match_dense_formulas(monkeypatch, fused, d, q):
     rng, Zq, Zc, Y, K, V = _problem(n=30, m=20, d=d, q=q)
     monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 5 if fused else 0)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 7 * 20)  # several blocks
-    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)  # on two threads
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # on two threads
     qw, cw = rng.uniform(0.5, 3, 30), rng.integers(1, 4, 20).astype(float)
     self_index = np.where(np.arange(30) < 20, np.arange(30), -1)
     shift = 0.1 * rng.standard_normal(Zq.shape)

@@ -42,7 +42,7 @@ def _reg(**params):
 def small_blocks(monkeypatch):
     """Blocks of a few rows, so that small data spans many blocks, on every thread."""
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 256)
-    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
 
 
 # float32 and float64
@@ -95,7 +95,7 @@ def test_blocked_kernel_matches_one_block(monkeypatch):
     loss, grad_K, grad_V = attention_loss_grad(*args)
     forward = attention_forward(Z, Z[:m], K, V, context_weight)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * m)
-    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)  # n_jobs=2 on two threads
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # n_jobs=2 on two threads
     assert len(_attention._block_slices(n, m)) == 33
     for n_jobs in [1, 2]:
         blocked = attention_loss_grad(*args, n_jobs=n_jobs)
