@@ -41,9 +41,9 @@ from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
 
 from . import _kernel
 
-# Scores per block (2**15 float64 values are 256 KiB; two of them stay in a
+# Scores per block (2**16 float64 values are 512 KiB; two of them stay in a
 # core's L2 cache). Measured with benchmarks/bench_iteration.py --blocks.
-_BLOCK_ELEMENTS = 2**15
+_BLOCK_ELEMENTS = 2**16
 
 # Scores per thread below which a further thread costs more than it saves.
 _THREAD_SCORES = 2**15
@@ -247,6 +247,12 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
     narrower), else in float64; any memory layout is accepted (arrays that
     are not C-contiguous are copied). Returns shape (B, q).
     """
+    with _one_blas_thread():
+        return _forward(Zq, Zc, K, V, context_weight, n_jobs)
+
+
+def _forward(Zq, Zc, K, V, context_weight, n_jobs):
+    """:func:`attention_forward`, with BLAS limited to one thread."""
     dtype = _float_dtype(Zq, Zc, K, V)
     Zq, Zc, K, V = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V)
     _check_shapes(Zq, Zc, K, V, context_weight)
@@ -261,9 +267,8 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
     scale = _overflow_scale(Zq, KZc)
     block_rows = _block_rows(len(Zq), len(Zc))
     n_threads = _kernel_threads(n_jobs, len(Zq), len(Zc), block_rows)
-    with _one_blas_thread():
-        _kernel.forward(Zq if scale is None else Zq * scale, KZc, tokens,
-                        None if scale is None else scale[:, 0], out, block_rows, n_threads)
+    _kernel.forward(Zq if scale is None else Zq * scale, KZc, tokens,
+                    None if scale is None else scale[:, 0], out, block_rows, n_threads)
     return out
 
 
@@ -328,6 +333,14 @@ def attention_loss_grad(
         Computed in float32 when the queries, context, ``K`` and ``V`` are all
         float32 (or narrower), else in float64.
     """
+    with _one_blas_thread():
+        return _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index,
+                          value_shift, n_jobs)
+
+
+def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift,
+               n_jobs):
+    """:func:`attention_loss_grad`, with BLAS limited to one thread."""
     dtype = _float_dtype(Zq, Zc, K, V)
     Zq, Zc, K, V, Yq = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V, Yq=Yq)
     _check_shapes(Zq, Zc, K, V, context_weight)
@@ -368,12 +381,11 @@ def attention_loss_grad(
     grad_rows = np.empty((n, d), dtype=dtype)
     block_rows = _block_rows(n, m)
     n_threads = _kernel_threads(n_jobs, n, m, block_rows)
-    with _one_blas_thread():
-        _kernel.loss_grad(
-            Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, tokens,
-            np.ascontiguousarray(right, dtype=dtype), V, value_shift, self_index,
-            (ratio if scale is None else ratio * scale[:, 0]).astype(dtype),
-            None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
-            fused, block_rows, n_threads,
-        )
+    _kernel.loss_grad(
+        Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, tokens,
+        np.ascontiguousarray(right, dtype=dtype), V, value_shift, self_index,
+        (ratio if scale is None else ratio * scale[:, 0]).astype(dtype),
+        None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
+        fused, block_rows, n_threads,
+    )
     return 0.5 * float(c @ loss), Zq.T @ grad_rows, residual.T @ attended

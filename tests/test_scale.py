@@ -91,12 +91,12 @@ def test_blocked_kernel_matches_one_block(monkeypatch):
     self_index = np.where(np.arange(n) < m, np.arange(n), -1)
     args = (Z, Y, weight, Z[:m], K, V, context_weight, self_index)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 10**9)
-    assert len(_attention._block_slices(n, m)) == 1
+    assert _attention._block_rows(n, m) == n
     loss, grad_K, grad_V = attention_loss_grad(*args)
     forward = attention_forward(Z, Z[:m], K, V, context_weight)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * m)
     monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # n_jobs=2 on two threads
-    assert len(_attention._block_slices(n, m)) == 33
+    assert _attention._block_rows(n, m) == 3
     for n_jobs in [1, 2]:
         blocked = attention_loss_grad(*args, n_jobs=n_jobs)
         assert_allclose(blocked[0], loss, rtol=1e-13)
