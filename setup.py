@@ -13,17 +13,17 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 
-def _accepts(compiler, flag):
-    """Whether the compiler compiles and links a file with ``flag``."""
+def _accepts(compiler, flags):
+    """Whether the compiler compiles and links a small C file with ``flags``."""
     with tempfile.TemporaryDirectory() as tmp:
         source = os.path.join(tmp, "check.c")
         with open(source, "w") as f:
             f.write("#include <omp.h>\nint main(void) { return omp_get_max_threads() < 0; }\n"
-                    if flag == "-fopenmp" else "int main(void) { return 0; }\n")
+                    if "-fopenmp" in flags else "int main(void) { return 0; }\n")
         try:
-            objects = compiler.compile([source], output_dir=tmp, extra_postargs=[flag])
+            objects = compiler.compile([source], output_dir=tmp, extra_postargs=flags)
             compiler.link_executable(objects, os.path.join(tmp, "check"),
-                                     extra_postargs=[flag])
+                                     extra_postargs=flags)
         except Exception:
             return False
     return True
@@ -36,8 +36,15 @@ class BuildExt(build_ext):
         if self.compiler.compiler_type == "msvc":
             compile_flags, link_flags = ["/O2", "/openmp"], []
         else:
+            if not _accepts(self.compiler, []):
+                sys.exit(
+                    "sklearn_softattn: building its attention kernel needs a C compiler, and "
+                    f"{self.compiler.compiler[0]!r} could not compile a test file. Install "
+                    "one (for example `apt-get install gcc`, `dnf install gcc` or "
+                    "`xcode-select --install`) and run the install again."
+                )
             compile_flags, link_flags = ["-O3"], []
-            if _accepts(self.compiler, "-fopenmp"):
+            if _accepts(self.compiler, ["-fopenmp"]):
                 compile_flags.append("-fopenmp")
                 link_flags.append("-fopenmp")
             else:

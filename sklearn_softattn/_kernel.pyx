@@ -253,7 +253,10 @@ def loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y, const floatin
 
 def exp(floating[::1] x):
     """The kernel's exponential, in place over ``x`` (for tests and benchmarks)."""
-    if floating is double:
-        sa_exp_vector_d(&x[0], x.shape[0])
-    else:
-        sa_exp_vector_f(&x[0], x.shape[0])
+    if x.shape[0] == 0:
+        return
+    with nogil:
+        if floating is double:
+            sa_exp_vector_d(&x[0], x.shape[0])
+        else:
+            sa_exp_vector_f(&x[0], x.shape[0])
