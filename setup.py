@@ -30,7 +30,7 @@ def _accepts(compiler, flags):
 
 
 class BuildExt(build_ext):
-    """Adds -O3 and, where supported, OpenMP to every extension."""
+    """Adds -O3 and, where supported, OpenMP to every extension; puts a copy in the sources."""
 
     def build_extensions(self):
         if self.compiler.compiler_type == "msvc":
@@ -54,6 +54,14 @@ class BuildExt(build_ext):
             ext.extra_compile_args += compile_flags
             ext.extra_link_args += link_flags
         super().build_extensions()
+
+    def run(self):
+        super().run()
+        if not self.inplace:
+            # Also beside the sources: Python started in the source tree puts it
+            # first on sys.path (`python -m sklearn_softattn` or `python -m sphinx`
+            # there, after `pip install .`) and must find the kernel in it.
+            self.copy_extensions_to_source()
 
 
 kernel = Extension(
