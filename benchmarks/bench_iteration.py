@@ -1,6 +1,6 @@
 """Cost of one full-batch iteration, against the same layer in PyTorch.
 
-Run: python benchmarks/bench_iteration.py [--rounds N] [--blocks] [--memory]
+Run: python benchmarks/bench_iteration.py [--rounds N] [--threads N] [--blocks] [--memory]
 
 Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its
 default settings (everything a fit does per iteration: loss and gradient,
@@ -23,7 +23,10 @@ at the flop rate of a large matrix product (all cores), as a fraction of the
 time taken; and the two parts alone.
 
 PyTorch is optional (``pip install ".[benchmarks]"``); without it the script
-says so and prints our side only.
+says so and prints our side only. ``--threads N`` runs both sides on N threads
+(``threadpool_limits`` for ours, ``torch.set_num_threads`` for PyTorch's):
+on a machine that other processes keep busy, one thread each compares the
+two kernels with less of the noise of threads waiting for each other.
 
 ``--blocks``: time one loss-and-gradient pass against the block size.
 ``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
@@ -431,7 +434,14 @@ if __name__ == "__main__":
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--steps", nargs="?", const="", metavar="FIGURE")
     parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args()
+    if args.threads is not None:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(args.threads)  # for the whole run
+        if torch is not None:
+            torch.set_num_threads(args.threads)
     if args.steps is not None:
         bench_steps(args.steps)
     elif args.grid:
