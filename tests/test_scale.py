@@ -252,3 +252,18 @@ def test_benchmark_children_run(tmp_path):
     compare = bench.child_compare({"n": 300, "n_test": 100, "d": 5,
                                    "attention": [{"max_iter": 2}]})
     assert len(compare) == 4
+
+
+def test_more_than_two_to_the_31_scores():
+    """2**31 + 2**11 scores in one call (8 MiB of input): 64-bit indices, one block at a time."""
+    import _reference as reference
+
+    n, m = 2**20 + 1, 2**11
+    rng = np.random.default_rng(0)
+    Zq, Zc = rng.standard_normal((n, 1)), rng.standard_normal((m, 1))
+    K, V = np.array([[0.7]]), np.array([[1.3]])
+    out = attention_forward(Zq, Zc, K, V, np.ones(m))
+    assert np.all(np.isfinite(out))
+    rows = np.r_[0:5, n // 2, n - 5:n]  # the last rows are past 2**31 scores
+    assert_allclose(out[rows], reference.attention_forward(Zq[rows], Zc, K, V, np.ones(m)),
+                    rtol=1e-12)
