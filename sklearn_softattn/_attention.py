@@ -179,12 +179,16 @@ def _overflow_scale(Zq, KZc):
     when no query needs it, which is the case for all but extreme inputs.
     The compiled kernel takes the same factors.
     """
-    if KZc.size == 0:
+    if KZc.size == 0 or Zq.size == 0:
         return None
+    largest = float(np.finfo(np.result_type(Zq, KZc)).max)
+    k_max = float(np.abs(KZc).max())
+    if Zq.shape[1] * k_max * float(np.abs(Zq).max()) <= largest / 4:
+        return None  # the usual case, decided without a bound per query
     with np.errstate(divide="ignore"):
-        bound = (np.log2(Zq.shape[1]) + np.log2(np.abs(KZc).max())
+        bound = (np.log2(Zq.shape[1]) + np.log2(k_max)
                  + np.log2(np.abs(Zq).max(axis=1, keepdims=True)))
-    limit = np.log2(np.finfo(np.result_type(Zq, KZc)).max) - 2
+    limit = np.log2(largest) - 2
     if not np.any(bound > limit):
         return None
     return np.ldexp(1.0, np.minimum(np.floor(limit - bound), 0).astype(int)).astype(Zq.dtype)
