@@ -1,6 +1,6 @@
 """Cost of one full-batch iteration, against the same layer in PyTorch.
 
-Run: python benchmarks/bench_iteration.py [--rounds N] [--blocks] [--memory]
+Run: python benchmarks/bench_iteration.py [--rounds N] [--threads N] [--blocks] [--memory]
 
 Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its
 default settings (everything a fit does per iteration: loss and gradient,
@@ -14,14 +14,19 @@ round, so the ratio compares the two within one run. Shapes: the paper's
 2048 tokens.
 
 Also printed per shape: the kernel passes per iteration (loss-and-gradient
-evaluations, one more per step halving), the passes over each (block x
-context) matrix per evaluation, and how close an iteration comes to the
-machine's own rates measured in the same run: the time its exponentials and
-matrix products over the score matrix would take at the rates of ``np.exp``
-and of a large matrix product, on all cores, as a fraction of the time taken.
+evaluations, one more per step halving), the passes over each block of
+scores per evaluation (made while the block is in cache), and how close an
+iteration comes to the machine's own rates measured in the same run: the
+time its exponentials and its matrix products over the scores would take at
+the fastest exponential measured here (the kernel's own, on all cores) and
+at the flop rate of a large matrix product (all cores), as a fraction of the
+time taken; and the two parts alone.
 
 PyTorch is optional (``pip install ".[benchmarks]"``); without it the script
-says so and prints our side only.
+says so and prints our side only. ``--threads N`` runs both sides on N threads
+(``threadpool_limits`` for ours, ``torch.set_num_threads`` for PyTorch's):
+on a machine that other processes keep busy, one thread each compares the
+two kernels with less of the noise of threads waiting for each other.
 
 ``--blocks``: time one loss-and-gradient pass against the block size.
 ``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
@@ -34,7 +39,6 @@ search sequential and on two processes, against the estimator on one thread.
 
 import argparse
 import os
-import threading
 import time
 import tracemalloc
 import warnings
@@ -43,7 +47,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _objective, _solvers
+from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _kernel, _objective, _solvers
 from sklearn_softattn._attention import attention_loss_grad
 from sklearn_softattn.datasets import make_gaussian_regression
 
@@ -172,21 +176,32 @@ def best_seconds(call, repeat):
 
 
 def machine_rates(dtype, n_threads):
-    """The machine's own rates on all cores: np.exp (elements/s), matmul (flop/s)."""
-    x = np.random.default_rng(0).random((n_threads, 2**22)).astype(dtype) - 1
-    out = np.empty_like(x)
-    with ThreadPoolExecutor(n_threads) as pool:
-        exp_seconds = best_seconds(
-            lambda: list(pool.map(lambda i: np.exp(x[i], out=out[i]), range(n_threads))), 3)
+    """The machine's own rates on all cores: the kernel's exp (values/s), matmul (flop/s)."""
+    x = np.random.default_rng(0).random((n_threads, 2**20)).astype(dtype) - 1
+    work = np.empty_like(x)
+
+    def exps(i):
+        work[i] = x[i]
+        _kernel.exp(work[i])
+
+    with ThreadPoolExecutor(n_threads) as pool:  # _kernel.exp releases the GIL
+        exp_seconds = best_seconds(lambda: list(pool.map(exps, range(n_threads))), 5)
     a = np.random.default_rng(0).random((2000, 2000)).astype(dtype)
     return x.size / exp_seconds, 2 * 2000**3 / best_seconds(lambda: a @ a, 3)
 
 
 def exp_cost(dtype, size=2**18, repeat=50):
-    """Nanoseconds per value of one-core exp over scores in [-20, 0]: numpy's, PyTorch's."""
+    """Nanoseconds per value of one-core exp over scores in [-20, 0]: the kernel's,
+    numpy's and PyTorch's."""
     x = (-20 * np.random.default_rng(0).random(size)).astype(dtype)
     out = np.empty_like(x)
-    calls = {"numpy": lambda: np.exp(x, out=out)}
+
+    def kernel_exp():
+        out[:] = x
+        _kernel.exp(out)
+
+    copy = best_seconds(lambda: out.__setitem__(slice(None), x), repeat)
+    calls = {"the kernel": kernel_exp, "numpy": lambda: np.exp(x, out=out)}
     if torch is not None:
         tx, tout = torch.from_numpy(x), torch.from_numpy(out)
         calls["PyTorch"] = lambda: torch.exp(tx, out=tout)
@@ -194,20 +209,23 @@ def exp_cost(dtype, size=2**18, repeat=50):
     if threads is not None:
         torch.set_num_threads(1)
     try:
-        return {name: best_seconds(call, repeat) / size * 1e9 for name, call in calls.items()}
+        return {name: (best_seconds(call, repeat) - (copy if name == "the kernel" else 0))
+                / size * 1e9 for name, call in calls.items()}
     finally:
         if threads is not None:
             torch.set_num_threads(threads)
 
 
 def score_work(n, m, d, q):
-    """Per loss-and-gradient evaluation: passes over each (block x context)
-    matrix, exponentials, and flops of the products over it."""
+    """Per loss-and-gradient evaluation: passes over each block of scores,
+    exponentials, and flops of the products over the scores."""
     rank = min(q, d)
     if rank <= _attention._FUSED_MAX_RANK:
-        passes, columns = 5, d + (d + 1) + rank * d  # scores, then one product
+        # The score product, the row maximum, the exponential, one product.
+        passes, columns = 4, d + (d + 1) + rank * d
     else:
-        passes, columns = 8, d + (d + 1) + rank + d  # scores, product, P, (E ∘ P) Zc
+        # Then P's product, E ∘ P, and its product with the tokens.
+        passes, columns = 7, d + (d + 1) + rank + d
     return passes, n * m, 2 * n * m * columns
 
 
@@ -219,8 +237,8 @@ def bench_speed(rounds, iters_for):
     if torch is None:
         print("PyTorch is not installed (pip install '.[benchmarks]'): our side only.")
     header = ("| n, d, q (context) | dtype | ours (ms) | PyTorch (ms) | ours / PyTorch "
-              "| passes per iteration | passes over the scores | exp + products at "
-              "machine rate |")
+              "| passes per iteration | passes over each block | exp + products at "
+              "machine rate | exp alone | products alone |")
     print(header)
     print("|" + "---|" * header.count(" | ") + "---|")
     loads = []
@@ -239,19 +257,23 @@ def bench_speed(rounds, iters_for):
             loads.append(load.others)
             exp_rate, flop_rate = machine_rates(dtype, _attention._n_threads(None))
             per_pass, exps, flops = score_work(n, m or n, d, q)
-            ideal = evals * (exps / exp_rate + flops / flop_rate)
+            exp_time, flop_time = evals * exps / exp_rate, evals * flops / flop_rate
             best = min(ours)
             torch_ms = f"{min(theirs) * 1e3:.1f}" if theirs else "-"
             ratio = f"{best / min(theirs):.2f}" if theirs else "-"
-            print(f"| {n}, {d}, {q} ({m or n}) | {np.dtype(dtype).name} | {best * 1e3:.1f} "
+            print(f"| {n}, {d}, {q} ({m or n}) | {np.dtype(dtype).name} | {best * 1e3:.2f} "
                   f"| {torch_ms} | {ratio} | {evals:.2f} | {per_pass} "
-                  f"| {ideal / best:.0%} |", flush=True)
+                  f"| {(exp_time + flop_time) / best:.0%} | {exp_time / best:.0%} "
+                  f"| {flop_time / best:.0%} |", flush=True)
     print(f"other processes kept {min(loads):.2f}-{max(loads):.2f} cores busy "
           f"(load average {os.getloadavg()[0]:.2f})")
     for dtype in (np.float64, np.float32):
         costs = exp_cost(dtype)
+        exp_rate, flop_rate = machine_rates(dtype, _attention._n_threads(None))
         print(f"exp on one core, {np.dtype(dtype).name}: "
-              + ", ".join(f"{name} {ns:.2f} ns per value" for name, ns in costs.items()))
+              + ", ".join(f"{name} {ns:.2f} ns per value" for name, ns in costs.items())
+              + f"; on all cores: the kernel's exp {exp_rate / 1e9:.2f} values/ns, "
+              f"a 2000 x 2000 matrix product {flop_rate / 1e9:.1f} Gflop/s")
 
 
 def bench_blocks(sizes=(2**13, 2**14, 2**15, 2**16, 2**17, 2**18, 2**20), repeat=5):
@@ -291,7 +313,6 @@ def bench_memory(n=20_000, m=2048, d=20, q=1):
         K, V = rng.standard_normal((d, d)) / d, rng.standard_normal((q, d))
         w = np.ones(n)
         self_index = np.where(np.arange(n) < m, np.arange(n), -1)
-        _attention._scratch = threading.local()  # as in a fresh process: no work matrices kept
         tracemalloc.start()
         attention_loss_grad(Z, Y, w, Z[:m], K, V, w[:m], self_index)
         peak = tracemalloc.get_traced_memory()[1]
@@ -300,7 +321,7 @@ def bench_memory(n=20_000, m=2048, d=20, q=1):
         print(f"one loss-and-gradient pass, n={n}, m={m}, d={d}, q={q}, "
               f"{_attention._n_threads(None)} threads: peak traced memory "
               f"{peak / 2**20:.1f} MiB; the inputs {(Z.nbytes + Y.nbytes) / 2**20:.1f} MiB, "
-              f"one block of scores {block / 2**20:.2f} MiB, one full n x m score "
+              f"one block of scores at most {block / 2**20:.2f} MiB, one full n x m score "
               f"matrix {n * m * 8 / 2**20:.0f} MiB")
 
 
@@ -413,7 +434,14 @@ if __name__ == "__main__":
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--steps", nargs="?", const="", metavar="FIGURE")
     parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args()
+    if args.threads is not None:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(args.threads)  # for the whole run
+        if torch is not None:
+            torch.set_num_threads(args.threads)
     if args.steps is not None:
         bench_steps(args.steps)
     elif args.grid:

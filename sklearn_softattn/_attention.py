@@ -11,66 +11,72 @@ and whitened when the covariance preconditioner is on):
   that training is leave-one-out and integer weights equal repeated rows.
 
 Cost. The (queries x context) matrices are the whole cost: everything else is
-O((n + m) d²). The kernel passes over them as few times as the math allows
-(see :func:`attention_loss_grad`): the token multiplicities are folded into
-the product that reads the exponentiated scores, so are the row sums, and the
-softmax is never normalized in place. Queries are processed in blocks of at
-most ``_BLOCK_ELEMENTS`` scores; a thread holds at most two such blocks (one
-for a single target), whatever the number of queries, and keeps them for its
-next block and its next call.
+O((n + m) d²). :func:`attention_forward` and :func:`attention_loss_grad`
+prepare the O((n + m) d²) parts here and hand the rest to the compiled
+kernel (:mod:`sklearn_softattn._kernel`), which passes over the scores block
+by block: queries in blocks of at most ``_BLOCK_ELEMENTS`` scores (one query
+if the context alone is larger), each block kept in the core's cache from the
+product that forms its scores, through the exponential, to the products that
+read them. A thread holds at most two such blocks (one for predictions and
+for a gradient of rank at most ``_FUSED_MAX_RANK``) and frees them when the
+call ends. The exponential is the kernel's own polynomial one, vectorized
+and chosen at run time for the CPU (AVX-512, AVX2 or the SSE2 of every
+x86-64 CPU; see ``_softmax_rows.c``).
 
-Threads. Blocks are shared out among ``n_jobs`` threads (numpy releases the
-GIL; problems too small to pay for a thread take fewer), from one thread pool
-per process: starting a joblib pool took ~10 ms per call here, more than a
-whole iteration at n = 500. The default uses the cores scikit-learn's OpenMP
-estimators would (all of them, unless limited by ``OMP_NUM_THREADS``,
-:func:`threadpoolctl.threadpool_limits` or a joblib worker's limit), so that it
-does not oversubscribe inside ``GridSearchCV(n_jobs=...)``.
-Each block's results land in their own rows and are summed in a fixed order,
-so results do not depend on the number of threads. BLAS runs one thread per
-worker: the products have an inner dimension of d (or q), too thin for BLAS
-threads to pay, and measured on 2 cores they made one worker 2 to 7 times
-slower.
+Threads. Blocks are shared out among OpenMP threads, the GIL released:
+``n_jobs`` of them, or with ``n_jobs=None`` as many as scikit-learn's OpenMP
+estimators would use (all cores, unless limited by ``OMP_NUM_THREADS``,
+:func:`threadpoolctl.threadpool_limits` or a joblib worker's limit), so that
+the kernel does not oversubscribe inside ``GridSearchCV(n_jobs=...)``;
+problems too small to pay for a thread take fewer. Each block's results land
+in their own rows and are summed in a fixed order, and the blocks do not
+depend on the number of threads, so neither do the results. BLAS runs one
+thread inside the kernel: its products have an inner dimension of d (or q),
+too thin for BLAS threads to pay.
 """
 
-import itertools
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
-from joblib import effective_n_jobs
 from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
 
-# Scores per block (2**18 float64 values are 2 MiB). Measured with
-# benchmarks/bench_iteration.py --blocks: smaller blocks, which stay in a
-# core's cache, lost more to the per-block overhead than they gained.
-_BLOCK_ELEMENTS = 2**18
+from . import _kernel
 
-# Bytes of scores per thread below which a further thread costs more than it
-# saves: the threads hand the GIL back and forth between numpy's small
-# operations. Measured on 2 cores (d = 10, q = 1 and 20), a second thread made
-# one loss-and-gradient pass, in float64, 1.08 times as long at 460 x 460
-# scores, 0.79-0.86 times at 500 x 500 and 0.68-0.70 at 600 x 600; in float32,
-# whose exp is four times as fast here, 1.35-1.38 times at 460 x 460,
-# 0.97-1.09 at 600 x 600 and 0.72-0.86 at 800 x 800.
-_THREAD_BYTES = 900_000
+# Scores per block (2**16 float64 values are 512 KiB; two of them stay in a
+# core's L2 cache). Measured with benchmarks/bench_iteration.py --blocks.
+_BLOCK_ELEMENTS = 2**16
+
+# Scores per thread below which a further thread costs more than it saves.
+_THREAD_SCORES = 2**15
 
 # Above this rank of the matrix P = R Uᵀ (min(q, d)), dL/dK multiplies P into
 # the attention weights; at or below it, the product of the attention weights
-# with (rank) extra columns per feature is cheaper and needs no second matrix.
+# with (rank) extra columns per feature is cheaper and needs no second block.
 _FUSED_MAX_RANK = 2
 
+# BLAS takes 32-bit dimensions: the context size and the token columns must fit.
+_MAX_BLAS_DIMENSION = 2**31 - 1
 
-def _block_slices(n_queries, n_context, n_threads=1):
-    """Consecutive query slices whose score matrices hold at most ~_BLOCK_ELEMENTS,
-    and, with several threads, at least two per thread when there are enough queries."""
-    step = _BLOCK_ELEMENTS // max(n_context, 1)
-    if n_threads > 1:
-        step = min(step, -(-n_queries // (2 * n_threads)))
-    step = max(step, 1)
-    return [slice(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
+
+def _block_rows(n_queries, n_context):
+    """Queries per block: at most ``_BLOCK_ELEMENTS`` scores, and at least one query.
+
+    It depends on the shapes only (not on the number of threads), so that every
+    query is computed the same way whatever the threads.
+    """
+    return max(1, min(n_queries, _BLOCK_ELEMENTS // max(n_context, 1)))
+
+
+def _check_sizes(n_context, n_columns):
+    """Raise ValueError when a dimension of the kernel's products exceeds BLAS's 32-bit ints.
+
+    The number of scores (queries x context) may be anything: the kernel's
+    indices are 64-bit and the scores are formed one block at a time.
+    """
+    if max(n_context, n_columns) > _MAX_BLAS_DIMENSION:
+        raise ValueError(
+            f"The attention kernel handles at most {_MAX_BLAS_DIMENSION} context tokens "
+            f"and columns per token; got {n_context} tokens and {n_columns} columns."
+        )
 
 
 _controller = None
@@ -89,70 +95,48 @@ def _one_blas_thread():
 
 
 def _n_threads(n_jobs):
-    """Threads for ``n_jobs``: None means what scikit-learn's OpenMP code would use."""
-    return _openmp_effective_n_threads() if n_jobs is None else effective_n_jobs(n_jobs)
+    """Threads for ``n_jobs``, as scikit-learn's OpenMP estimators count them
+    (None: all cores unless limited; negative: that many fewer than all, plus one)."""
+    return _openmp_effective_n_threads(n_jobs)
 
 
-_pool = None  # (process id, number of workers, ThreadPoolExecutor)
+def _kernel_threads(n_jobs, n_queries, n_context, block_rows):
+    """Threads for one call: ``n_jobs``'s, at most one per block and per
+    ``_THREAD_SCORES`` scores."""
+    n_blocks = -(-n_queries // block_rows)
+    by_size = max(1, n_queries * n_context // _THREAD_SCORES)
+    return max(1, min(_n_threads(n_jobs), n_blocks, by_size))
 
 
-def _helpers(n_workers):
-    """A thread pool of at least ``n_workers`` threads, this process's own.
-
-    The process id is checked because a forked child inherits the pool object
-    but not its threads.
-    """
-    global _pool
-    if _pool is None or _pool[0] != os.getpid() or _pool[1] < n_workers:
-        _pool = (os.getpid(), n_workers, ThreadPoolExecutor(n_workers, "softattn"))
-    return _pool[2]
+def _float_dtype(*arrays):
+    """float32 if every array is float32 or narrower (float16, small ints), else float64."""
+    dtype = np.result_type(*arrays, np.float32)
+    if dtype not in (np.float32, np.float64):
+        raise TypeError(f"The attention kernel computes in float32 or float64, not {dtype}.")
+    return dtype
 
 
-_scratch = threading.local()
+def _checked(dtype, **arrays):
+    """C-contiguous copies (only where needed) of ``arrays`` in ``dtype``, each 2-D."""
+    out = []
+    for name, a in arrays.items():
+        a = np.ascontiguousarray(a, dtype=dtype)
+        if a.ndim != 2:
+            raise ValueError(f"{name} must be 2-D, got shape {a.shape}.")
+        out.append(a)
+    return out
 
 
-def _scratch_matrix(slot, shape, dtype):
-    """A work matrix of ``shape``, this thread's own, reused from call to call.
-
-    A fresh (block x context) array per block went back to the system when
-    freed and had to be paged in again for the next block: measured at
-    n = 2000 (d = 10, q = 20), a third of the kernel's CPU time was the
-    system's, and a loss-and-gradient pass took about twice as long (median
-    of 40 calls). Each thread keeps at most one
-    array per ``slot`` and dtype, of at least ``_BLOCK_ELEMENTS`` values; its
-    content does not outlive the block that asked for it.
-    """
-    buffers = _scratch.__dict__.setdefault("buffers", {})
-    key, size = (slot, np.dtype(dtype)), shape[0] * shape[1]
-    if key not in buffers or buffers[key].size < size:
-        buffers[key] = np.empty(max(size, _BLOCK_ELEMENTS), dtype=dtype)
-    return buffers[key][:size].reshape(shape)
-
-
-def _map_blocks(fn, n_queries, n_context, itemsize, n_jobs=None):
-    """``fn(block)`` for every query block, in ``n_jobs`` threads.
-
-    Small problems take fewer threads: one per ``_THREAD_BYTES`` of scores (of
-    ``itemsize`` bytes each) at most. The calling thread and ``n_threads - 1``
-    pool threads take the next unclaimed block until none is left, which
-    balances the load when another process takes a core. Callers limit BLAS
-    to one thread (the limit is process-wide, so it holds in the pool threads
-    too).
-    """
-    n_bytes = n_queries * n_context * itemsize
-    n_threads = min(_n_threads(n_jobs), max(1, n_bytes // _THREAD_BYTES))
-    blocks = _block_slices(n_queries, n_context, n_threads)
-    claims = itertools.count()  # next() on it is atomic under the GIL
-
-    def work():
-        while (i := next(claims)) < len(blocks):
-            fn(blocks[i])
-
-    n_threads = min(n_threads, len(blocks))
-    helpers = [_helpers(n_threads - 1).submit(work) for _ in range(n_threads - 1)]
-    work()
-    for helper in helpers:
-        helper.result()
+def _check_shapes(Zq, Zc, K, V, context_weight):
+    n, d = Zq.shape
+    if Zc.shape[1] != d or K.shape != (d, d) or V.shape[1] != d:
+        raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, context {Zc.shape}, "
+                         f"key-query matrix {K.shape}, value matrix {V.shape}.")
+    if len(Zc) == 0:
+        raise ValueError("The context is empty: there is nothing to attend to.")
+    if np.shape(context_weight) != (len(Zc),):
+        raise ValueError(f"context_weight has shape {np.shape(context_weight)}; "
+                         f"expected ({len(Zc)},).")
 
 
 def _self_log_ratio(context_weight, self_index):
@@ -166,18 +150,17 @@ def _self_log_ratio(context_weight, self_index):
         return np.where(self_index >= 0, np.log(np.maximum(own - 1, 0) / own), 0)
 
 
-def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None, out=None):
-    """Unnormalized attention ``exp(score - row max)`` of each query (B, m).
+def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None):
+    """Unnormalized attention ``exp(score - row max)`` of each query (B, m), in numpy.
 
-    ``scale`` is :func:`_overflow_scale` of these queries (None: no scaling);
-    ``out``, if given, a (B, m) array to hold the result.
+    ``scale`` is :func:`_overflow_scale` of these queries (None: no scaling).
     The query's own token, if any, has its score shifted by
     ``self_log_ratio`` first (so a removed token never sets the row maximum).
     Scores are shifted by their row maximum, so no finite score overflows;
     queries whose scores could overflow are first scaled down by a power of
     two, so that finite inputs always give finite weights.
     """
-    S = np.matmul(Zq if scale is None else Zq * scale, KZc.T, out=out)
+    S = (Zq if scale is None else Zq * scale) @ KZc.T
     if self_index is not None:
         rows = np.flatnonzero(self_index >= 0)
         shift = self_log_ratio[rows]
@@ -194,22 +177,21 @@ def _overflow_scale(Zq, KZc):
 
     ``|zᵀ k| <= d max|z| max|k|`` bounds each score. Returns None (no scaling)
     when no query needs it, which is the case for all but extreme inputs.
-    Computed once for all queries; a block of queries takes its rows.
+    The compiled kernel takes the same factors.
     """
-    if KZc.size == 0:
+    if KZc.size == 0 or Zq.size == 0:
         return None
+    largest = float(np.finfo(np.result_type(Zq, KZc)).max)
+    k_max = float(np.abs(KZc).max())
+    if Zq.shape[1] * k_max * float(np.abs(Zq).max()) <= largest / 4:
+        return None  # the usual case, decided without a bound per query
     with np.errstate(divide="ignore"):
-        bound = (np.log2(Zq.shape[1]) + np.log2(np.abs(KZc).max())
+        bound = (np.log2(Zq.shape[1]) + np.log2(k_max)
                  + np.log2(np.abs(Zq).max(axis=1, keepdims=True)))
-    limit = np.log2(np.finfo(np.result_type(Zq, KZc)).max) - 2
+    limit = np.log2(largest) - 2
     if not np.any(bound > limit):
         return None
     return np.ldexp(1.0, np.minimum(np.floor(limit - bound), 0).astype(int)).astype(Zq.dtype)
-
-
-def _rows(scale, block):
-    """The overflow factors of a block of queries (None stays None)."""
-    return None if scale is None else scale[block]
 
 
 def _relative_weights(context_weight):
@@ -265,25 +247,33 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
     Queries never attend to each other, only to the context, so the output of
     a row does not depend on the other rows. One product reads each block of
     exponentiated scores, against ``[w_j V z_j, w_j]``: numerators and row
-    sums at once. Returns shape (B, q).
+    sums at once. Computed in float32 when every input is float32 (or
+    narrower), else in float64; any memory layout is accepted (arrays that
+    are not C-contiguous are copied). Returns shape (B, q).
     """
     with _one_blas_thread():
-        KZc = Zc @ K.T
-        w = _relative_weights(context_weight)[:, None]
-        values = np.hstack([(Zc @ V.T) * w, w])
-        q = V.shape[0]
-        scale = _overflow_scale(Zq, KZc)
-        score_dtype = np.result_type(Zq, KZc)
-        out = np.empty((Zq.shape[0], q), dtype=np.result_type(Zq, values))
+        return _forward(Zq, Zc, K, V, context_weight, n_jobs)
 
-        def predict_block(block):
-            shape = (block.stop - block.start, len(KZc))
-            scores = _scratch_matrix("scores", shape, score_dtype)
-            F = _exp_scores(Zq[block], KZc, _rows(scale, block), out=scores) @ values
-            out[block] = F[:, :q] / F[:, q:]
 
-        _map_blocks(predict_block, Zq.shape[0], Zc.shape[0], score_dtype.itemsize, n_jobs)
+def _forward(Zq, Zc, K, V, context_weight, n_jobs):
+    """:func:`attention_forward`, with BLAS limited to one thread."""
+    dtype = _float_dtype(Zq, Zc, K, V)
+    Zq, Zc, K, V = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V)
+    _check_shapes(Zq, Zc, K, V, context_weight)
+    q = V.shape[0]
+    _check_sizes(len(Zc), q + 1)
+    out = np.empty((len(Zq), q), dtype=dtype)
+    if len(Zq) == 0:
         return out
+    KZc = Zc @ K.T
+    w = _relative_weights(np.asarray(context_weight, dtype=dtype))[:, None]
+    tokens = np.ascontiguousarray(np.hstack([(Zc @ V.T) * w, w]), dtype=dtype)
+    scale = _overflow_scale(Zq, KZc)
+    block_rows = _block_rows(len(Zq), len(Zc))
+    n_threads = _kernel_threads(n_jobs, len(Zq), len(Zc), block_rows)
+    _kernel.forward(Zq if scale is None else Zq * scale, KZc, tokens,
+                    None if scale is None else scale[:, 0], out, block_rows, n_threads)
+    return out
 
 
 def attention_loss_grad(
@@ -303,16 +293,15 @@ def attention_loss_grad(
         dL/dV = Rᵀ (A Zc + S)
         dL/dK = Zqᵀ G Zc,   G_ij = A_ij (P_ij - sum_k A_ik P_ik)
 
-    Computed with few passes over the (block x context) matrices: the row term
-    ``sum_k A_ik P_ik = R_i · V (A Zc)_i`` needs none, so ``G Zc = (A ∘ P) Zc
-    - diag(row term) A Zc``; with ``E`` the exponentiated scores, one product
-    ``E [w ∘ Zc, w]`` gives ``A Zc`` and the softmax denominators; ``P`` is
-    built from its rank-``min(q, d)`` factors (``R Uᵀ`` or ``(R V) Zcᵀ``).
-    Passes per block: the scores, their row maximum, the shift, the
-    exponential, that product, then either ``P``, ``E ∘ P`` and its product
-    with ``Zc`` or, for rank at most ``_FUSED_MAX_RANK`` (a single target),
-    no more: the product with ``E`` then carries ``rank × d`` more columns,
-    ``P``'s right factor times ``w ∘ Zc``.
+    Computed with few passes over each block of scores, all while it is in
+    cache: the row term ``sum_k A_ik P_ik = R_i · V (A Zc)_i`` needs none, so
+    ``G Zc = (A ∘ P) Zc - diag(row term) A Zc``; with ``E`` the exponentiated
+    scores, one product ``E [w ∘ Zc, w]`` gives ``A Zc`` and the softmax
+    denominators; ``P`` is built from its rank-``min(q, d)`` factors (``R Uᵀ``
+    or ``(R V) Zcᵀ``), multiplied into ``E`` and read by one more product, or,
+    for rank at most ``_FUSED_MAX_RANK`` (a single target), not built at all:
+    the product with ``E`` then carries ``rank × d`` more columns, ``P``'s
+    right factor times ``w ∘ Zc``.
 
     Parameters
     ----------
@@ -345,6 +334,8 @@ def attention_loss_grad(
     loss : float
     grad_K : ndarray of shape (d, d)
     grad_V : ndarray of shape (q, d)
+        Computed in float32 when the queries, context, ``K`` and ``V`` are all
+        float32 (or narrower), else in float64.
     """
     with _one_blas_thread():
         return _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index,
@@ -354,13 +345,30 @@ def attention_loss_grad(
 def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift,
                n_jobs):
     """:func:`attention_loss_grad`, with BLAS limited to one thread."""
-    n, (q, d) = Zq.shape[0], V.shape
-    c = (query_weight / query_weight.sum())[:, None]
+    dtype = _float_dtype(Zq, Zc, K, V)
+    Zq, Zc, K, V, Yq = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V, Yq=Yq)
+    _check_shapes(Zq, Zc, K, V, context_weight)
+    (n, d), q, m = Zq.shape, V.shape[0], len(Zc)
+    self_index = np.ascontiguousarray(self_index, dtype=np.intp)
+    if Yq.shape != (n, q) or np.shape(query_weight) != (n,) or self_index.shape != (n,):
+        raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, targets {Yq.shape}, "
+                         f"query_weight {np.shape(query_weight)}, self_index "
+                         f"{self_index.shape}, value matrix {V.shape}.")
+    if n and (self_index.min() < -1 or self_index.max() >= m):
+        raise ValueError(f"self_index must lie in [-1, {m}), the context's positions.")
+    if value_shift is not None:
+        (value_shift,) = _checked(dtype, value_shift=value_shift)
+        if value_shift.shape != (n, d):
+            raise ValueError(f"value_shift has shape {value_shift.shape}; expected {(n, d)}.")
+    if n == 0:
+        return 0.0, np.zeros((d, d), dtype), np.zeros((q, d), dtype)
+    c = np.asarray(query_weight, dtype=np.float64)
+    c = c / c.sum()
     KZc = Zc @ K.T
+    context_weight = np.asarray(context_weight, dtype=dtype)
     w = _relative_weights(context_weight)[:, None]
     ratio = _self_log_ratio(context_weight, self_index)
     scale = _overflow_scale(Zq, KZc)
-    score_dtype = np.result_type(Zq, KZc)
     # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations.
     right = Zc if d <= q else Zc @ V.T
     rank = right.shape[1]
@@ -368,38 +376,20 @@ def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value
     columns = [Zc * w, w]
     if fused:
         columns += [right[:, [a]] * Zc * w for a in range(rank)]
-    tokens = np.hstack(columns)
-    dtype = np.result_type(Zq, tokens)
+    tokens = np.ascontiguousarray(np.hstack(columns), dtype=dtype)
+    _check_sizes(m, tokens.shape[1])
     # Per-query results, summed once all blocks are done.
     loss = np.empty(n, dtype=dtype)
     residual = np.empty((n, q), dtype=dtype)
     attended = np.empty((n, d), dtype=dtype)
     grad_rows = np.empty((n, d), dtype=dtype)
-
-    def block_loss_grad(block):
-        shape = (block.stop - block.start, len(KZc))
-        scores = _scratch_matrix("scores", shape, score_dtype)
-        E = _exp_scores(Zq[block], KZc, _rows(scale, block), self_index[block],
-                        ratio[block], out=scores)
-        F = E @ tokens
-        row_sum = F[:, d:d + 1]
-        mean = F[:, :d] / row_sum  # A Zc
-        Zbar = mean if value_shift is None else mean + value_shift[block]
-        R = Zbar @ V.T
-        R -= Yq[block]
-        loss[block] = np.einsum("ij,ij->i", R, R)
-        R *= c[block]
-        row_term = np.einsum("ij,ij->i", R, mean @ V.T)[:, None]
-        R_over_sum = R / row_sum
-        left = R_over_sum @ V if d <= q else R_over_sum
-        if fused:
-            AP_Zc = np.einsum("ia,iaj->ij", left, F[:, d + 1:].reshape(-1, rank, d))
-        else:
-            P = _scratch_matrix("products", shape, np.result_type(left, right))
-            E *= np.matmul(left, right.T, out=P)
-            AP_Zc = E @ tokens[:, :d]
-        residual[block], attended[block] = R, Zbar
-        grad_rows[block] = AP_Zc - row_term * mean
-
-    _map_blocks(block_loss_grad, n, Zc.shape[0], score_dtype.itemsize, n_jobs)
-    return 0.5 * float(c[:, 0] @ loss), Zq.T @ grad_rows, residual.T @ attended
+    block_rows = _block_rows(n, m)
+    n_threads = _kernel_threads(n_jobs, n, m, block_rows)
+    _kernel.loss_grad(
+        Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, tokens,
+        np.ascontiguousarray(right, dtype=dtype), V, value_shift, self_index,
+        (ratio if scale is None else ratio * scale[:, 0]).astype(dtype),
+        None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
+        fused, block_rows, n_threads,
+    )
+    return 0.5 * float(c @ loss), Zq.T @ grad_rows, residual.T @ attended

@@ -392,14 +392,16 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         order and the validation split. Pass an int for reproducible fits.
 
     n_jobs : int, default=None
-        Threads over blocks of queries, in training and in ``predict``
-        (numpy releases the GIL; each thread then uses one BLAS thread).
-        ``None`` means as many as scikit-learn's OpenMP estimators (such as
-        ``HistGradientBoostingRegressor``) would use: all cores, unless
-        limited by ``OMP_NUM_THREADS``, :func:`threadpoolctl.threadpool_limits`
-        or a joblib worker process (so ``GridSearchCV(n_jobs=2)`` runs one
-        thread per fit, not two). -1 means all processors. Results do not
-        depend on it.
+        OpenMP threads of the compiled attention kernel over blocks of
+        queries, in training and in ``predict`` (each thread uses one BLAS
+        thread). ``None`` means as many as scikit-learn's OpenMP estimators
+        (such as ``HistGradientBoostingRegressor``) would use: all cores,
+        unless limited by ``OMP_NUM_THREADS``,
+        :func:`threadpoolctl.threadpool_limits` or a joblib worker process (so
+        ``GridSearchCV(n_jobs=2)`` runs one thread per fit, not two); a
+        negative value counts back from that number (-1: all of them), as in
+        scikit-learn's OpenMP estimators. Small problems use fewer threads.
+        Results do not depend on it.
 
     verbose : int, default=0
         Print the objective at every iteration.

@@ -1,15 +1,26 @@
-import tracemalloc
+"""The compiled attention kernel against its numpy reference, its definition and
+finite differences; threads, blocks, memory and bad input."""
 
-import joblib
+import itertools
+import tracemalloc
+import warnings
+
 import numpy as np
 import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 
-from sklearn_softattn import _attention
+import _reference as reference
+from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _estimator, _kernel
+from sklearn_softattn import _objective
 from sklearn_softattn._attention import (
     attention_forward,
     attention_loss_grad,
     attention_weights,
 )
+
+TOL = {np.float64: 1e-10, np.float32: 1e-5}
 
 
 def _problem(n=12, m=12, d=3, q=2, seed=0):
@@ -20,6 +31,60 @@ def _problem(n=12, m=12, d=3, q=2, seed=0):
     K = rng.standard_normal((d, d)) / d
     V = rng.standard_normal((q, d))
     return rng, Zq, Zc, Y, K, V
+
+
+def _full_problem(n, m, d, q, seed=0, self_tokens=True, weighted=True, shift=True):
+    """All arguments of attention_loss_grad: queries that are tokens come first."""
+    rng, Zq, Zc, Y, K, V = _problem(n, m, d, q, seed)
+    qw = rng.uniform(0.5, 3, n) if weighted else np.ones(n)
+    cw = rng.integers(1, 4, m).astype(float) if weighted else np.ones(m)
+    self_index = np.where(np.arange(n) < m, np.arange(n), -1)
+    if not self_tokens:
+        self_index[:] = -1
+    value_shift = 0.1 * rng.standard_normal(Zq.shape) if shift else None
+    return Zq, Y, qw, Zc, K, V, cw, self_index, value_shift
+
+
+def _close(got, expected, tol, floor=0.0):
+    """Within ``tol`` relative to the reference's largest entry (or ``floor`` if larger)."""
+    assert np.all(np.isfinite(got))
+    assert_allclose(got, expected, rtol=tol, atol=tol * max(np.max(np.abs(expected)), floor))
+
+
+def _term_scales(Zq, Y, Zc, V, shift):
+    """Sizes of the terms that make the loss (``|y|²``) and the gradients
+    (``|z_i| |r_i| |V| |z_j|²``).
+
+    Results are compared to within a tolerance of these sizes: a loss or
+    gradient that cancels to nearly zero (a near-perfect fit, one-hot
+    attention, a context of one token) is round-off on both sides, and
+    round-off is relative to the terms that cancelled.
+    """
+    big = max(np.abs(Zq).max(), np.abs(Zc).max()) + (0 if shift is None else np.abs(shift).max())
+    v = np.abs(V).sum(axis=1).max()
+    residual = np.abs(Y).max() + v * big
+    return residual**2, big**3 * v * residual
+
+
+def _compare(args, dtype, n_jobs=None):
+    """Compiled kernel on ``args`` cast to ``dtype`` against the float64 reference."""
+    Zq, Y, qw, Zc, K, V, cw, self_index, shift = args
+    cast = [None if a is None else np.asarray(a, dtype) for a in (Zq, Y, qw, Zc, K, V, cw, shift)]
+    Zq_, Y_, qw_, Zc_, K_, V_, cw_, shift_ = cast
+    expected = reference.attention_loss_grad(*[None if a is None else a.astype(float)
+                                               for a in cast[:7]], self_index,
+                                             None if shift_ is None else shift_.astype(float))
+    got = attention_loss_grad(Zq_, Y_, qw_, Zc_, K_, V_, cw_, self_index, shift_, n_jobs)
+    loss_scale, gradient_scale = _term_scales(Zq_, Y_, Zc_, V_, shift_)
+    _close(got[0], expected[0], TOL[dtype], loss_scale)
+    for a, b in zip(got[1:], expected[1:]):
+        _close(a, b, TOL[dtype], gradient_scale)
+    assert got[1].dtype == got[2].dtype == dtype
+    predicted = attention_forward(Zq_, Zc_, K_, V_, cw_, n_jobs)
+    assert predicted.dtype == dtype
+    _close(predicted, reference.attention_forward(Zq_.astype(float), Zc_.astype(float),
+                                                  K_.astype(float), V_.astype(float),
+                                                  cw_.astype(float)), TOL[dtype])
 
 
 def _reference_loss(Zq, Y, qw, Zc, K, V, cw, self_index):
@@ -44,19 +109,23 @@ def test_loss_matches_definition(weighted):
     assert loss == pytest.approx(_reference_loss(Zq, Y, w, Zc, K, V, w, self_index), rel=1e-12)
 
 
-@pytest.mark.parametrize("d, q", [(3, 1), (3, 2), (3, 5), (4, 3)])  # fused and not
-def test_gradient_matches_finite_differences(numeric_gradient, d, q):
-    rng, Zq, Zc, Y, K, V = _problem(n=10, m=7, d=d, q=q)
-    w = rng.uniform(0.5, 3, len(Zq))
-    self_index = np.where(np.arange(10) < 7, np.arange(10), -1)
-    shift = 0.1 * rng.standard_normal(Zq.shape)
-    _, gK, gV = attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index, shift)
+SWITCHES = list(itertools.product([True, False], [1, 3], [True, False], [True, False],
+                                  [True, False]))
+
+
+@pytest.mark.parametrize("fused, q, self_tokens, weighted, shift", SWITCHES)
+def test_gradient_matches_finite_differences(numeric_gradient, monkeypatch, fused, q,
+                                             self_tokens, weighted, shift):
+    monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 3 if fused else 0)
+    Zq, Y, qw, Zc, K, V, cw, self_index, value_shift = _full_problem(
+        10, 7, 3, q, self_tokens=self_tokens, weighted=weighted, shift=shift)
 
     def loss():
-        return attention_loss_grad(Zq, Y, w, Zc, K, V, w[:7], self_index, shift)[0]
+        return attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, value_shift)[0]
 
-    np.testing.assert_allclose(gK, numeric_gradient(loss, K), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(gV, numeric_gradient(loss, V), rtol=1e-6, atol=1e-9)
+    _, gK, gV = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, value_shift)
+    assert_allclose(gK, numeric_gradient(loss, K), rtol=1e-6, atol=1e-9)
+    assert_allclose(gV, numeric_gradient(loss, V), rtol=1e-6, atol=1e-9)
 
 
 def _dense_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift):
@@ -79,52 +148,95 @@ def _dense_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift):
 @pytest.mark.parametrize("d, q", [(3, 1), (4, 2), (3, 5), (5, 3)])
 def test_loss_and_gradient_match_dense_formulas(monkeypatch, fused, d, q):
     # Both ways of forming (A ∘ P) Zc, weighted, with shifts and non-context queries.
-    rng, Zq, Zc, Y, K, V = _problem(n=30, m=20, d=d, q=q)
     monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 5 if fused else 0)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 7 * 20)  # several blocks
-    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)  # on two threads
-    qw, cw = rng.uniform(0.5, 3, 30), rng.integers(1, 4, 20).astype(float)
-    self_index = np.where(np.arange(30) < 20, np.arange(30), -1)
-    shift = 0.1 * rng.standard_normal(Zq.shape)
-    got = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift, n_jobs=2)
-    expected = _dense_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift)
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # on two threads
+    args = _full_problem(30, 20, d, q)
+    got = attention_loss_grad(*args, n_jobs=2)
+    expected = _dense_loss_grad(*args)
     assert got[0] == pytest.approx(expected[0], rel=1e-13)
     for a, b in zip(got[1:], expected[1:]):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+        assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("n, m, d, q", [(97, 31, 4, 2), (50, 50, 10, 20), (40, 60, 5, 1)])
+def test_matches_numpy_reference(monkeypatch, dtype, fused, n, m, d, q):
+    monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 20 if fused else 0)
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 7 * m)  # blocks that do not divide n
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
+    _compare(_full_problem(n, m, d, q), dtype, n_jobs=2)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fit_matches_fit_on_numpy_reference(monkeypatch, dtype):
+    """A fit at a fixed number of iterations, on the kernel and on the reference."""
+    from sklearn.datasets import make_friedman1
+
+    X, y = make_friedman1(150, 5, noise=0.5, random_state=0)
+    X, y = X.astype(dtype), y.astype(dtype)
+    params = dict(max_iter=8, tol=0, random_state=0, attention_scale=2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        compiled = SoftmaxAttentionRegressor(**params).fit(X, y)
+        monkeypatch.setattr(_objective, "attention_loss_grad",
+                            lambda *a, n_jobs=None: reference.attention_loss_grad(*a[:9]))
+        monkeypatch.setattr(_estimator, "attention_forward",
+                            lambda *a: reference.attention_forward(*a[:5]))
+        numpy_fit = SoftmaxAttentionRegressor(**params).fit(X, y)
+    assert compiled.n_iter_ == numpy_fit.n_iter_ == 8
+    _close(compiled.predict(X), numpy_fit.predict(X), TOL[dtype])
 
 
 def test_threads_follow_n_jobs_and_openmp_limits():
     from threadpoolctl import threadpool_limits
 
     assert _attention._n_threads(3) == 3
-    assert _attention._n_threads(-1) == joblib.cpu_count()
+    assert _attention._n_threads(-1) == _openmp_effective_n_threads(-1)
+    assert _attention._n_threads(None) == _openmp_effective_n_threads()
     with threadpool_limits(1):  # as in a joblib worker, or a user's limit
         assert _attention._n_threads(None) == 1
 
 
-def test_small_problems_stay_on_one_thread():
-    import threading
-    import time
-
-    def threads_used(n):
-        seen = set()
-
-        def block(_):
-            seen.add(threading.get_ident())
-            time.sleep(0.01)  # long enough for the helper thread to claim a block
-
-        _attention._map_blocks(block, n, n, 8, n_jobs=2)
-        return len(seen)
-
-    assert threads_used(100) == 1  # a second thread would cost more than it saves
-    assert threads_used(2000) == 2
+def test_small_problems_take_fewer_threads():
+    assert _attention._kernel_threads(2, 100, 100, 50) == 1  # 10 000 scores
+    assert _attention._kernel_threads(2, 2000, 2000, 32) == 2
+    assert _attention._kernel_threads(8, 2000, 2000, 1000) == 2  # one per block
 
 
-def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch):
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("q", [1, 5])
+def test_results_do_not_depend_on_threads(monkeypatch, dtype, q):
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * 40)
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
+    Zq, Y, qw, Zc, K, V, cw, idx, shift = [
+        None if a is None else a.astype(dtype) if a.dtype.kind == "f" else a
+        for a in _full_problem(101, 40, 4, q)]
+    one = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=1)
+    two = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=2)
+    assert one[0] == two[0]
+    for a, b in zip(one[1:], two[1:]):
+        assert_array_equal(a, b)
+    assert_array_equal(attention_forward(Zq, Zc, K, V, cw, 1),
+                       attention_forward(Zq, Zc, K, V, cw, 2))
+
+
+def test_block_rows_bound_the_scores_per_block(monkeypatch):
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 1000)
+    for n, m in [(1, 1), (5, 3), (1000, 7), (1000, 999), (1000, 1000), (10, 5000)]:
+        rows = _attention._block_rows(n, m)
+        assert 1 <= rows <= n
+        assert rows * m <= 1000 or rows == 1  # one query when the context alone is larger
+        assert rows == min(n, 1000 // m) or rows == 1
+    assert _attention._block_rows(100, 10) == 100
+
+
+@pytest.mark.parametrize("q", [1, 4])  # one block of scores per thread, and two
+def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch, q):
     n, m, d = 4000, 1000, 5
-    rng, Zq, Zc, Y, K, V = _problem(n=n, m=m, d=d, q=4)
+    args = _full_problem(n, m, d, q, shift=False)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 2**14)
-    args = (Zq, Y, np.ones(n), Zc, K, V, np.ones(m), np.arange(n) % m)
     for n_jobs in [1, 2]:
         tracemalloc.start()
         try:
@@ -133,26 +245,11 @@ def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch):
         finally:
             tracemalloc.stop()
         # Per query: its loss, residual, attended mean, gradient row, and a few
-        # vectors; then two blocks of scores per thread.
-        per_query = 8 * n * (1 + 4 + 2 * d + 8)
-        assert peak < per_query + n_jobs * 2 * 2**14 * 8 + 2**16, (n_jobs, peak)
+        # vectors; then at most two blocks of scores per thread.
+        per_query = 8 * n * (2 + 3 * q + 3 * d)
+        blocks = (1 if q == 1 else 2) * 2**14 * 8
+        assert peak < per_query + n_jobs * (blocks + 2**16) + 2**16, (n_jobs, peak)
         assert peak < n * m * 8 / 10  # never the full n x m matrix
-
-
-def test_work_matrices_are_kept_from_call_to_call():
-    n, m, d = 2000, 1000, 5
-    rng, Zq, Zc, Y, K, V = _problem(n=n, m=m, d=d, q=4)
-    args = (Zq, Y, np.ones(n), Zc, K, V, np.ones(m), np.arange(n) % m)
-    first = attention_loss_grad(*args, n_jobs=1)
-    tracemalloc.start()
-    try:
-        again = attention_loss_grad(*args, n_jobs=1)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < _attention._BLOCK_ELEMENTS * 8 / 2, peak  # no block allocated again
-    for a, b in zip(first, again):
-        np.testing.assert_array_equal(a, b)
 
 
 def test_softmax_rows_sum_to_one_and_mask_self():
@@ -162,7 +259,7 @@ def test_softmax_rows_sum_to_one_and_mask_self():
     self_index = np.arange(len(Zq))
     A = attention_weights(Zq, Zc @ K.T, log_w, self_index, np.full(len(Zq), -np.inf))
     assert np.all(np.isfinite(A))
-    np.testing.assert_allclose(A.sum(axis=1), 1)
+    assert_allclose(A.sum(axis=1), 1)
     assert np.all(np.diag(A) == 0)
 
 
@@ -175,22 +272,11 @@ def test_integer_weights_equal_repeated_tokens():
     loss_r, gK_r, gV_r = attention_loss_grad(Zq[rep], Y[rep], np.ones(len(rep)), Zc[rep],
                                              K, V, np.ones(len(rep)), np.arange(len(rep)))
     assert loss_w == pytest.approx(loss_r, rel=1e-12)
-    np.testing.assert_allclose(gK_w, gK_r, rtol=1e-10, atol=1e-13)
-    np.testing.assert_allclose(gV_w, gV_r, rtol=1e-10, atol=1e-13)
-
-
-def test_blocks_give_the_same_result(monkeypatch):
-    rng, Zq, Zc, Y, K, V = _problem(n=40, m=40)
-    w, idx = np.ones(40), np.arange(40)
-    whole = attention_loss_grad(Zq, Y, w, Zc, K, V, w, idx)
-    pred = attention_forward(Zq, Zc, K, V, w)
-    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * 40)  # blocks of 3 queries
-    assert len(_attention._block_slices(40, 40)) == 14
-    blocked = attention_loss_grad(Zq, Y, w, Zc, K, V, w, idx)
-    assert blocked[0] == pytest.approx(whole[0], rel=1e-13)
-    for a, b in zip(whole[1:], blocked[1:]):
-        np.testing.assert_allclose(a, b, rtol=1e-12)
-    np.testing.assert_allclose(attention_forward(Zq, Zc, K, V, w), pred, rtol=1e-13)
+    assert_allclose(gK_w, gK_r, rtol=1e-10, atol=1e-13)
+    assert_allclose(gV_w, gV_r, rtol=1e-10, atol=1e-13)
+    pred_w = attention_forward(Zq, Zc, K, V, w.astype(float))
+    assert_allclose(pred_w, attention_forward(Zq, Zc[rep], K, V, np.ones(len(rep))),
+                    rtol=1e-12)
 
 
 def test_gaussian_limit_is_linear():
@@ -201,4 +287,159 @@ def test_gaussian_limit_is_linear():
     K = 0.3 * rng.standard_normal((d, d))
     Zq = rng.standard_normal((5, d))
     out = attention_forward(Zq, Zc, K, np.eye(d), np.ones(len(Zc)))
-    np.testing.assert_allclose(out, Zq @ K, atol=0.03)
+    assert_allclose(out, Zq @ K, atol=0.03)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_exponential_within_two_ulp(dtype):
+    low = {np.float64: -708.3, np.float32: -87.3}[dtype]
+    x = np.concatenate([np.linspace(low, 0, 200_001), -np.logspace(-30, 0, 1000),
+                        [0.0, -0.0]]).astype(dtype)
+    y = x.copy()
+    _kernel.exp(y)
+    exact = np.exp(x.astype(np.longdouble))
+    ulp = np.spacing(exact.astype(dtype)).astype(np.longdouble)
+    assert np.max(np.abs(y - exact) / ulp) <= 2
+    below = np.array([-np.inf, 2 * low, low - 0.5], dtype=dtype)
+    _kernel.exp(below)
+    assert_array_equal(below, 0)  # excluded tokens weigh exactly nothing
+
+
+def test_overflowing_scores_stay_finite():
+    # Attention becomes one-hot: the gradients cancel to round-off on both sides.
+    rng, Zq, Zc, Y, K, V = _problem(n=20, m=15)
+    for factor, dtype in [(1e150, np.float64), (1e300, np.float64), (1e18, np.float32),
+                          (1e36, np.float32)]:
+        args = (Zq, Y, np.ones(20), Zc, factor * K, V, np.ones(15), np.arange(20) % 15, None)
+        _compare(args, dtype)
+
+
+# Bad input
+
+
+def _layouts(a):
+    """The same values, as a strided view, read-only, and Fortran-ordered."""
+    wide = np.zeros((a.shape[0], 2 * a.shape[1]), a.dtype)
+    wide[:, ::2] = a
+    locked = a.copy()
+    locked.flags.writeable = False
+    return {"strided": wide[:, ::2], "read-only": locked, "fortran": np.asfortranarray(a)}
+
+
+@pytest.mark.parametrize("layout", ["strided", "read-only", "fortran"])
+def test_any_layout_gives_the_same_result_and_is_not_modified(layout):
+    args = _full_problem(30, 20, 4, 3)
+    expected = attention_loss_grad(*args)
+    expected_forward = attention_forward(args[0], args[3], args[4], args[5], args[6])
+    Zq, Y, qw, Zc, K, V, cw, idx, shift = args
+    views = {name: _layouts(a)[layout] for name, a in
+             dict(Zq=Zq, Y=Y, Zc=Zc, K=K, V=V, shift=shift).items()}
+    copies = {name: a.copy() for name, a in views.items()}
+    got = attention_loss_grad(views["Zq"], views["Y"], qw, views["Zc"], views["K"],
+                              views["V"], cw, idx, views["shift"])
+    assert got[0] == expected[0]
+    for a, b in zip(got[1:], expected[1:]):
+        assert_array_equal(a, b)
+    assert_array_equal(attention_forward(views["Zq"], views["Zc"], views["K"], views["V"], cw),
+                       expected_forward)
+    for name, a in views.items():
+        assert_array_equal(a, copies[name])
+
+
+def test_float16_and_integer_input_are_cast():
+    rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
+    w = np.ones(10)
+    half = [a.astype(np.float16) for a in (Zq, Zc, K, V)]
+    out = attention_forward(*half, w.astype(np.float16))
+    assert out.dtype == np.float32
+    assert_allclose(out, attention_forward(*[a.astype(np.float32) for a in half], w),
+                    rtol=1e-6)
+    ints = [np.round(3 * a).astype(np.int64) for a in (Zq, Zc, K, V)]
+    out = attention_forward(*ints, w)
+    assert out.dtype == np.float64
+    assert_allclose(out, attention_forward(*[a.astype(float) for a in ints], w), rtol=1e-15)
+    loss, gK, gV = attention_loss_grad(ints[0], Y, w, ints[1], ints[2], ints[3], w,
+                                       np.arange(10))
+    assert gK.dtype == np.float64 and np.isfinite(loss)
+
+
+def test_complex_and_inconsistent_input_give_clear_errors():
+    rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
+    w = np.ones(10)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        attention_forward(Zq.astype(complex), Zc, K, V, w)
+    with pytest.raises(ValueError, match="Inconsistent shapes"):
+        attention_forward(Zq[:, :2], Zc, K, V, w)
+    with pytest.raises(ValueError, match="context_weight"):
+        attention_forward(Zq, Zc, K, V, w[:5])
+    with pytest.raises(ValueError, match="empty"):
+        attention_forward(Zq, Zc[:0], K, V, w[:0])
+    with pytest.raises(ValueError, match="self_index"):
+        attention_loss_grad(Zq, Y, w, Zc, K, V, w, np.full(10, 10))
+    with pytest.raises(ValueError, match="value_shift"):
+        attention_loss_grad(Zq, Y, w, Zc, K, V, w, np.arange(10), Zq[:5])
+
+
+def test_no_queries_give_empty_results():
+    rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
+    assert attention_forward(Zq[:0], Zc, K, V, np.ones(10)).shape == (0, 2)
+    loss, gK, gV = attention_loss_grad(Zq[:0], Y[:0], np.ones(0), Zc, K, V, np.ones(10),
+                                       np.arange(0))
+    assert loss == 0 and not gK.any() and not gV.any()
+
+
+def test_blas_dimension_guard():
+    """2**31 scores and more are fine (64-bit indices, one block at a time); a context or a
+    token width beyond BLAS's 32-bit dimensions is a clear error, not a crash."""
+    _attention._check_sizes(2**31 - 1, 100)
+    for sizes in [(2**31, 3), (10, 2**31)]:
+        with pytest.raises(ValueError, match="at most 2147483647"):
+            _attention._check_sizes(*sizes)
+
+
+# Randomized: the compiled kernel against the reference over shapes, layouts, dtypes,
+# weights and score magnitudes.
+
+try:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+except ImportError:  # the tests extra installs hypothesis
+    given = None
+
+
+if given is not None:
+
+    @st.composite
+    def kernel_problems(draw):
+        n, m = draw(st.integers(1, 40)), draw(st.integers(1, 40))
+        d, q = draw(st.integers(1, 5)), draw(st.integers(1, 4))
+        dtype = draw(st.sampled_from([np.float64, np.float32]))
+        magnitude = draw(st.sampled_from(
+            [0.0, 1.0] + ([150.0, 300.0] if dtype == np.float64 else [18.0, 36.0])))
+        seed = draw(st.integers(0, 2**32 - 1))
+        rng = np.random.default_rng(seed)
+        Zq, Zc = rng.standard_normal((n, d)), rng.standard_normal((m, d))
+        K = rng.standard_normal((d, d)) * 10.0**magnitude
+        V, Y = rng.standard_normal((q, d)), rng.standard_normal((n, q))
+        weighted = draw(st.booleans())
+        qw = rng.uniform(0.5, 3, n) if weighted else np.ones(n)
+        cw = rng.integers(1, 4, m).astype(float) if weighted else np.ones(m)
+        # A query may be a token, unless that token is the whole context.
+        self_index = np.where(rng.random(n) < 0.7, rng.integers(0, m, n), -1)
+        if m == 1:
+            self_index[:] = -1
+        shift = 0.1 * rng.standard_normal((n, d)) if draw(st.booleans()) else None
+        layout = draw(st.sampled_from(["contiguous", "strided", "read-only", "fortran"]))
+        if layout != "contiguous":
+            Zq, Zc, K, V = (_layouts(a)[layout] for a in (Zq, Zc, K, V))
+        block = draw(st.integers(1, 3 * m))
+        return (Zq, Y, qw, Zc, K, V, cw, self_index, shift), dtype, block
+
+    @settings(max_examples=150, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(problem=kernel_problems(), n_jobs=st.sampled_from([1, 2]))
+    def test_compiled_kernel_matches_reference(monkeypatch, problem, n_jobs):
+        args, dtype, block = problem
+        monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", block)
+        monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
+        _compare(args, dtype, n_jobs)

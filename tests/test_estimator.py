@@ -335,7 +335,7 @@ def test_n_jobs_gives_the_same_results(data, monkeypatch):
 
     X, Y = data
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 8 * len(X))  # many blocks
-    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)  # on two threads
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # on two threads
     kw = dict(max_iter=10, tol=0, random_state=0, early_stopping=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -42,7 +42,7 @@ def _reg(**params):
 def small_blocks(monkeypatch):
     """Blocks of a few rows, so that small data spans many blocks, on every thread."""
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 256)
-    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
 
 
 # float32 and float64
@@ -91,12 +91,12 @@ def test_blocked_kernel_matches_one_block(monkeypatch):
     self_index = np.where(np.arange(n) < m, np.arange(n), -1)
     args = (Z, Y, weight, Z[:m], K, V, context_weight, self_index)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 10**9)
-    assert len(_attention._block_slices(n, m)) == 1
+    assert _attention._block_rows(n, m) == n
     loss, grad_K, grad_V = attention_loss_grad(*args)
     forward = attention_forward(Z, Z[:m], K, V, context_weight)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * m)
-    monkeypatch.setattr(_attention, "_THREAD_BYTES", 1)  # n_jobs=2 on two threads
-    assert len(_attention._block_slices(n, m)) == 33
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # n_jobs=2 on two threads
+    assert _attention._block_rows(n, m) == 3
     for n_jobs in [1, 2]:
         blocked = attention_loss_grad(*args, n_jobs=n_jobs)
         assert_allclose(blocked[0], loss, rtol=1e-13)
@@ -252,3 +252,18 @@ def test_benchmark_children_run(tmp_path):
     compare = bench.child_compare({"n": 300, "n_test": 100, "d": 5,
                                    "attention": [{"max_iter": 2}]})
     assert len(compare) == 4
+
+
+def test_more_than_two_to_the_31_scores():
+    """2**31 + 2**11 scores in one call (8 MiB of input): 64-bit indices, one block at a time."""
+    import _reference as reference
+
+    n, m = 2**20 + 1, 2**11
+    rng = np.random.default_rng(0)
+    Zq, Zc = rng.standard_normal((n, 1)), rng.standard_normal((m, 1))
+    K, V = np.array([[0.7]]), np.array([[1.3]])
+    out = attention_forward(Zq, Zc, K, V, np.ones(m))
+    assert np.all(np.isfinite(out))
+    rows = np.r_[0:5, n // 2, n - 5:n]  # the last rows are past 2**31 scores
+    assert_allclose(out[rows], reference.attention_forward(Zq[rows], Zc, K, V, np.ones(m)),
+                    rtol=1e-12)

@@ -1,0 +1,262 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled attention kernel: blocks of queries, each read from cache.
+
+Called by :mod:`sklearn_softattn._attention`, which validates and prepares
+the arrays (dtype, contiguity, the products of cost O((n + m) d²), the
+overflow factors) and sums the per-query results in a fixed order. Here,
+per block of ``block_rows`` queries and the whole context (at most
+``_attention._BLOCK_ELEMENTS`` scores, a few hundred kB, in the core's L2
+cache from the first product to the last):
+
+1. the scores, one BLAS product (``Zq_block @ KZcᵀ``);
+2. the own token's shift, the row maximum, ``exp((s - max) / scale)`` in place
+   (``_softmax_rows.c``: a vectorized exponential, dispatched at run time);
+3. one BLAS product of those exponentials with the token columns
+   (``[w ∘ Zc V ᵀ, w]`` for predictions; ``[w ∘ Zc, w, ...]`` for the loss);
+4. for the gradient, either nothing more (the fused columns) or a second
+   block ``P = left @ rightᵀ``, multiplied into the exponentials and read by
+   one more product.
+
+Blocks go to OpenMP threads (``prange``, dynamic schedule, the GIL
+released); each block writes only its own rows of the outputs, so results do
+not depend on the number of threads. Each thread allocates its work space
+once per call: one block of scores (two for the unfused gradient) and a few
+rows per query of the block. All indices are 64-bit; BLAS dimensions are
+32-bit ints, which the caller checks.
+"""
+
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc
+from cython cimport floating
+from cython.parallel cimport parallel, prange
+from scipy.linalg.cython_blas cimport dgemm, sgemm
+
+
+cdef extern from "_softmax_rows.h" nogil:
+    void sa_softmax_rows_d(double *S, Py_ssize_t rows, Py_ssize_t m, const double *scale)
+    void sa_softmax_rows_f(float *S, Py_ssize_t rows, Py_ssize_t m, const float *scale)
+    void sa_exp_vector_d(double *x, Py_ssize_t n)
+    void sa_exp_vector_f(float *x, Py_ssize_t n)
+
+
+cdef inline void _gemm(bint transpose_a, int m, int n, int k, const floating *a, int lda,
+                       const floating *b, int ldb, floating *c, int ldc) noexcept nogil:
+    """Column-major ``C (m x n) = op(A) B`` through BLAS (op: transpose or not)."""
+    cdef char trans_a = b't' if transpose_a else b'n'
+    cdef char trans_b = b'n'
+    cdef floating one = 1, zero = 0
+    if floating is double:
+        dgemm(&trans_a, &trans_b, &m, &n, &k, &one, <double *> a, &lda, <double *> b, &ldb,
+              &zero, c, &ldc)
+    else:
+        sgemm(&trans_a, &trans_b, &m, &n, &k, &one, <float *> a, &lda, <float *> b, &ldb,
+              &zero, c, &ldc)
+
+
+cdef inline void _times(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t inner,
+                        const floating *A, Py_ssize_t lda, const floating *B, Py_ssize_t ldb,
+                        floating *C, Py_ssize_t ldc) noexcept nogil:
+    """Row-major ``C (rows x cols) = A (rows x inner) @ B (inner x cols)``."""
+    _gemm(False, <int> cols, <int> rows, <int> inner, B, <int> ldb, A, <int> lda, C, <int> ldc)
+
+
+cdef inline void _times_transposed(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t inner,
+                                   const floating *A, Py_ssize_t lda, const floating *B,
+                                   Py_ssize_t ldb, floating *C, Py_ssize_t ldc) noexcept nogil:
+    """Row-major ``C (rows x cols) = A (rows x inner) @ B (cols x inner)ᵀ``."""
+    _gemm(True, <int> cols, <int> rows, <int> inner, B, <int> ldb, A, <int> lda, C, <int> ldc)
+
+
+cdef inline void _exp_scores(Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d,
+                             const floating *Zs, const floating *KZc,
+                             const Py_ssize_t *self_index, const floating *self_shift,
+                             const floating *scale, floating *E) noexcept nogil:
+    """``E = exp(S - row max)`` of the block's scores ``S = Zs KZcᵀ`` (own tokens shifted)."""
+    cdef Py_ssize_t i, j
+    _times_transposed(rows, m, d, Zs + start * d, d, KZc, d, E, m)
+    if self_index != NULL:
+        for i in range(rows):
+            j = self_index[start + i]
+            if j >= 0:
+                E[i * m + j] += self_shift[start + i]
+    if floating is double:
+        sa_softmax_rows_d(E, rows, m, NULL if scale == NULL else scale + start)
+    else:
+        sa_softmax_rows_f(E, rows, m, NULL if scale == NULL else scale + start)
+
+
+cdef void _forward_block(Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d,
+                         Py_ssize_t q, const floating *Zs, const floating *KZc,
+                         const floating *tokens, const floating *scale, floating *E,
+                         floating *F, floating *out) noexcept nogil:
+    cdef Py_ssize_t i, a, cols = q + 1
+    cdef floating total
+    _exp_scores(start, rows, m, d, Zs, KZc, <Py_ssize_t *> NULL, <floating *> NULL, scale, E)
+    _times(rows, cols, m, E, m, tokens, cols, F, cols)
+    for i in range(rows):
+        total = F[i * cols + q]
+        for a in range(q):
+            out[(start + i) * q + a] = F[i * cols + a] / total
+
+
+def forward(const floating[:, ::1] Zs, const floating[:, ::1] KZc,
+            const floating[:, ::1] tokens, const floating[::1] scale,
+            floating[:, ::1] out, Py_ssize_t block_rows, int n_threads):
+    """Predictions ``out`` (n, q) from the token columns ``[w ∘ Zc Vᵀ, w]`` (m, q + 1).
+
+    ``Zs`` holds the queries times their overflow factors ``scale`` (None: no
+    scaling); see :func:`sklearn_softattn._attention.attention_forward`.
+    """
+    cdef Py_ssize_t n = Zs.shape[0], m = KZc.shape[0], d = Zs.shape[1], q = out.shape[1]
+    cdef Py_ssize_t n_blocks = (n + block_rows - 1) // block_rows, b, start
+    cdef Py_ssize_t size = block_rows * (m + q + 1)
+    cdef const floating *scale_ptr = NULL if scale is None else &scale[0]
+    cdef floating *work
+    cdef int failed = 0
+    if n == 0:
+        return
+    with nogil, parallel(num_threads=n_threads):
+        work = <floating *> PyMem_RawMalloc(size * sizeof(floating))
+        for b in prange(n_blocks, schedule="dynamic"):
+            if work == NULL:
+                failed += 1
+                continue
+            start = b * block_rows
+            _forward_block(start, min(block_rows, n - start), m, d, q, &Zs[0, 0], &KZc[0, 0],
+                           &tokens[0, 0], scale_ptr, work, work + block_rows * m, &out[0, 0])
+        PyMem_RawFree(work)
+    if failed:
+        raise MemoryError("no memory for the attention kernel's work space")
+
+
+cdef void _loss_grad_block(
+    Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d, Py_ssize_t q,
+    Py_ssize_t rank, Py_ssize_t cols, bint fused, bint left_through_V,
+    const floating *Zs, const floating *KZc, const floating *tokens, const floating *right,
+    const floating *V, const floating *Y, const floating *c, const floating *shift,
+    const Py_ssize_t *self_index, const floating *self_shift, const floating *scale,
+    floating *E, floating *P, floating *F, floating *mean, floating *left,
+    floating *row_term,
+    floating *loss_rows, floating *residual, floating *attended, floating *grad_rows,
+) noexcept nogil:
+    """One block of :func:`loss_grad`: per-query loss, residual, attended mean, gradient row."""
+    cdef Py_ssize_t i, g, k, a, idx
+    cdef floating total, value, along_mean, r, loss, term
+    cdef const floating *f
+    cdef floating *zbar
+    cdef floating *res
+    cdef floating *mu
+    cdef floating *lt
+    _exp_scores(start, rows, m, d, Zs, KZc, self_index, self_shift, scale, E)
+    _times(rows, cols, m, E, m, tokens, cols, F, cols)
+    for i in range(rows):
+        g = start + i
+        f = F + i * cols
+        total = f[d]
+        mu, zbar, res, lt = mean + i * d, attended + g * d, residual + g * q, left + i * rank
+        for k in range(d):
+            mu[k] = f[k] / total
+            zbar[k] = mu[k] if shift == NULL else mu[k] + shift[g * d + k]
+        loss, term = 0, 0
+        for a in range(q):
+            value, along_mean = 0, 0
+            for k in range(d):
+                value = value + V[a * d + k] * zbar[k]
+                along_mean = along_mean + V[a * d + k] * mu[k]
+            r = value - Y[g * q + a]
+            loss = loss + r * r
+            r = r * c[g]
+            res[a] = r
+            term = term + r * along_mean
+        loss_rows[g], row_term[i] = loss, term
+        # left: the factor of P = R Uᵀ = left rightᵀ on this query's side, over the row sum.
+        if left_through_V:
+            for k in range(d):
+                lt[k] = 0
+            for a in range(q):
+                r = res[a] / total
+                for k in range(d):
+                    lt[k] = lt[k] + r * V[a * d + k]
+        else:
+            for a in range(q):
+                lt[a] = res[a] / total
+        if fused:
+            for k in range(d):
+                value = 0
+                for a in range(rank):
+                    value = value + lt[a] * f[d + 1 + a * d + k]
+                grad_rows[g * d + k] = value - term * mu[k]
+    if fused:
+        return
+    _times_transposed(rows, m, rank, left, rank, right, rank, P, m)
+    for idx in range(rows * m):
+        P[idx] = P[idx] * E[idx]
+    _times(rows, d, m, P, m, tokens, cols, grad_rows + start * d, d)
+    for i in range(rows):
+        for k in range(d):
+            grad_rows[(start + i) * d + k] -= row_term[i] * mean[i * d + k]
+
+
+def loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y, const floating[::1] c,
+              const floating[:, ::1] KZc, const floating[:, ::1] tokens,
+              const floating[:, ::1] right, const floating[:, ::1] V,
+              const floating[:, ::1] shift, const Py_ssize_t[::1] self_index,
+              const floating[::1] self_shift, const floating[::1] scale,
+              floating[::1] loss_rows, floating[:, ::1] residual,
+              floating[:, ::1] attended, floating[:, ::1] grad_rows,
+              bint fused, Py_ssize_t block_rows, int n_threads):
+    """Per-query loss terms and gradient rows of the attention layer.
+
+    ``tokens`` (m, cols) holds ``[w ∘ Zc, w]`` and, if ``fused``, ``rank`` more
+    blocks of d columns ``right[:, a] w ∘ Zc``; ``right`` (m, rank) is the
+    context-side factor of ``P = R Uᵀ`` (``Zc`` when d <= q, else ``Zc Vᵀ``).
+    ``shift`` and ``scale`` may be None. Fills, per query i: ``loss_rows[i] =
+    ||r_i||²``, ``residual[i] = c_i r_i``, ``attended[i]`` (the attended mean
+    plus the shift) and ``grad_rows[i] = ((A ∘ G) Zc)_i``; see
+    :func:`sklearn_softattn._attention.attention_loss_grad`.
+    """
+    cdef Py_ssize_t n = Zs.shape[0], m = KZc.shape[0], d = Zs.shape[1], q = Y.shape[1]
+    cdef Py_ssize_t rank = right.shape[1], cols = tokens.shape[1]
+    cdef bint left_through_V = d <= q
+    cdef Py_ssize_t n_blocks = (n + block_rows - 1) // block_rows, b, start, rows
+    cdef Py_ssize_t block = block_rows * m
+    cdef Py_ssize_t size = block * (1 if fused else 2) + block_rows * (cols + d + rank + 1)
+    cdef const floating *shift_ptr = NULL if shift is None else &shift[0, 0]
+    cdef const floating *scale_ptr = NULL if scale is None else &scale[0]
+    cdef floating *work
+    cdef floating *P
+    cdef floating *F
+    cdef int failed = 0
+    if n == 0:
+        return
+    with nogil, parallel(num_threads=n_threads):
+        work = <floating *> PyMem_RawMalloc(size * sizeof(floating))
+        P = work + block
+        F = P + (0 if fused else block)
+        for b in prange(n_blocks, schedule="dynamic"):
+            if work == NULL:
+                failed += 1
+                continue
+            start = b * block_rows
+            rows = min(block_rows, n - start)
+            _loss_grad_block(
+                start, rows, m, d, q, rank, cols, fused, left_through_V,
+                &Zs[0, 0], &KZc[0, 0], &tokens[0, 0], &right[0, 0], &V[0, 0], &Y[0, 0],
+                &c[0], shift_ptr, &self_index[0], &self_shift[0], scale_ptr,
+                work, P, F, F + block_rows * cols, F + block_rows * (cols + d),
+                F + block_rows * (cols + d + rank),
+                &loss_rows[0], &residual[0, 0], &attended[0, 0], &grad_rows[0, 0])
+        PyMem_RawFree(work)
+    if failed:
+        raise MemoryError("no memory for the attention kernel's work space")
+
+
+def exp(floating[::1] x):
+    """The kernel's exponential, in place over ``x`` (for tests and benchmarks)."""
+    if x.shape[0] == 0:
+        return
+    with nogil:
+        if floating is double:
+            sa_exp_vector_d(&x[0], x.shape[0])
+        else:
+            sa_exp_vector_f(&x[0], x.shape[0])
