@@ -238,7 +238,7 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         indices = np.empty((X.shape[0], top_k), dtype=np.intp)
         weights = np.empty((X.shape[0], top_k), dtype=np.result_type(Zq, KZc))
         # Blocks of queries of at most the kernel's block of scores.
-        for block in gen_batches(X.shape[0], max(1, _attention._BLOCK_ELEMENTS // n_context)):
+        for block in gen_batches(X.shape[0], _attention._block_rows(X.shape[0], n_context)):
             A = _attention.attention_weights(Zq[block], KZc, log_w)
             heaviest = np.argpartition(-A, top_k - 1, axis=1)[:, :top_k]
             order = np.argsort(-np.take_along_axis(A, heaviest, axis=1), axis=1,

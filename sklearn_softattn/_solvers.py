@@ -8,7 +8,8 @@ the loss curve and decides when to stop. They return the final ``(K, V)``.
 
 import numpy as np
 from scipy.optimize import minimize
-from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
+
+from ._attention import _one_blas_thread
 
 # A step that does not decrease the objective is halved, at most this often in a row.
 MAX_HALVINGS = 40
@@ -255,18 +256,6 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     if progress.n_iter == 0:  # no step decreased the objective: stationary
         progress.update(value, K, V)
     return state["K"], state["V"], state["stopped"] or not reached_max_iter
-
-
-_controller = None
-
-
-def _one_blas_thread():
-    """Context manager limiting BLAS to one thread (the controller made once:
-    making one scans the loaded libraries, which took 9 ms here)."""
-    global _controller
-    if _controller is None:
-        _controller = ThreadpoolController()
-    return _controller.limit(limits=1, user_api="blas")
 
 
 def _block_unit(other, loss_unit):
