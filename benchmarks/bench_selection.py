@@ -143,21 +143,23 @@ def table(datasets, n_folds):
             cells.append(f"{score:.3f}")
             times.append(fit_time)
             if label.startswith("attention CV"):
-                chosen = ", ".join(f"{e.attention_scale_:.2g}/{e.alpha_:g}" for e in fitted)
+                chosen = ", ".join(f"{e.attention_scale_:.2g}/{e.alpha_:g}/{e.shrinkage_:g}"
+                                   for e in fitted)
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | " + " | ".join(cells) + " |",
               flush=True)
         print("|   fit time (s) | | " + " | ".join(f"{t:.2f}" for t in times) + " |")
-        print(f"|   CV's choice per fold (scale/alpha): {chosen} |", flush=True)
+        print(f"|   CV's choice per fold (scale/alpha/shrinkage): {chosen} |", flush=True)
 
 
 def path(datasets, n_folds):
     """The CV estimator's inner score path on each data set, minus its least-squares end."""
-    cv_est = SoftmaxAttentionRegressorCV(alphas=(0.0, 0.1, 1.0, 10.0), random_state=0)
+    cv_est = SoftmaxAttentionRegressorCV(alphas=(0.0, 0.1, 1.0, 10.0), shrinkages=(0.0,),
+                                         random_state=0)
     for name in datasets:
         X, y = DATASETS[name]()
         t = time.perf_counter()
         cv_est.set_params(cv=KFold(n_folds, shuffle=True, random_state=0)).fit(X, y)
-        mean = cv_est.score_path_.mean(axis=-1)
+        mean = cv_est.score_path_[:, :, 0].mean(axis=-1)
         print(f"{name}: chose scale {cv_est.attention_scale_:.3g}, alpha {cv_est.alpha_:g} "
               f"({time.perf_counter() - t:.1f} s); R² at the least-squares end "
               f"{mean[0].max():.3f}; gain over it (rows: scales, columns: alphas "
@@ -186,7 +188,7 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
     """Nested CV of the selection rules: each rule's choice from the inner score
     path, scored on the outer fold, minus least squares' outer score."""
     print("outer R² of the chosen point minus LinearRegression's, mean over "
-          f"{n_folds} outer folds (choices per fold in brackets: scale/alpha)")
+          f"{n_folds} outer folds (choices per fold in brackets: scale/alpha/shrinkage)")
     print("| data set | n × d | LinearRegression | " + " | ".join(selections) + " |")
     print("|---|---|---|" + "---|" * len(selections))
     for name in datasets:
@@ -200,13 +202,14 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                 estimator = inner._path_estimator()
                 outer = _fold_scores(estimator, check_scoring(estimator), X, y[:, None],
                                      np.ones(len(y)), 1, train, test, inner.attention_scales_,
-                                     inner.alphas_, Task(None, estimator))
+                                     inner.alphas_, inner.shrinkages_, Task(None, estimator))
             ls = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
             least_squares.append(ls)
             for rule in selections:
-                i, j = choose_point(inner.score_path_, rule)
-                gains[rule].append(outer[i, j] - ls)
-                choices[rule].append(f"{inner.attention_scales_[i]:.2g}/{inner.alphas_[j]:g}")
+                i, j, k = choose_point(inner.score_path_, rule)
+                gains[rule].append(outer[i, j, k] - ls)
+                choices[rule].append(f"{inner.attention_scales_[i]:.2g}/{inner.alphas_[j]:g}"
+                                     f"/{inner.shrinkages_[k]:g}")
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | {np.mean(least_squares):.3f} | "
               + " | ".join(f"{np.mean(gains[r]):+.3f} ({', '.join(choices[r])})"
                            for r in selections) + " |", flush=True)

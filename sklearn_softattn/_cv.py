@@ -7,13 +7,14 @@ among the candidates.
 """
 
 import warnings
+from itertools import product
 from numbers import Integral
 
 import numpy as np
 from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring, get_scorer_names
-from sklearn.model_selection import check_cv
+from sklearn.model_selection import KFold, check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
@@ -45,6 +46,47 @@ def attention_scale_grid(attention_scales):
     return np.unique(scales)  # sorted
 
 
+def penalty_grid(values, name):
+    """A grid of penalty strengths (``alphas``, ``shrinkages``): non-empty,
+    one-dimensional, finite and non-negative, in the order given."""
+    grid = np.atleast_1d(np.asarray(values, dtype=float))
+    if grid.ndim != 1 or grid.size == 0 or not np.all(np.isfinite(grid) & (grid >= 0)):
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array-like of finite, non-negative values; "
+            f"got {values!r}."
+        )
+    return grid.copy()
+
+
+def inner_folds(cv, X, y, sample_weight, random_state):
+    """The (train, test) index pairs of ``cv``, checked.
+
+    An int (or None, 5) is ``KFold(cv, shuffle=True, random_state=random_state)``:
+    a local smoother's validation folds must be drawn at random, since a
+    block of rows sorted by some feature has no neighbours left in training.
+    A splitter or an iterable is used as given.
+    """
+    n_samples = X.shape[0]
+    if cv is None or isinstance(cv, Integral):
+        n_splits = 5 if cv is None else cv
+        if n_splits > n_samples:
+            raise ValueError(f"cv={cv} asks for {n_splits} folds of n_samples={n_samples}; "
+                             "there cannot be more folds than rows.")
+        cv = KFold(n_splits, shuffle=True, random_state=random_state)
+    folds = list(check_cv(cv, y).split(X, y))
+    if len(folds) < 2:
+        raise ValueError(f"cv gives {len(folds)} fold(s); at least 2 are needed to compare "
+                         "points of the path.")
+    for k, (train, _) in enumerate(folds):
+        positive = np.count_nonzero(sample_weight[train] > 0)
+        if positive < 2:
+            raise ValueError(
+                f"cv: fold {k} leaves {positive} training row(s) of positive weight; "
+                "softmax attention needs at least 2. Use fewer folds or more rows."
+            )
+    return folds
+
+
 def scale_path(estimator, problem, scales, rng, task, y_ndim):
     """Fit ``estimator`` along ascending ``scales``, each point from the last.
 
@@ -71,42 +113,71 @@ def scale_path(estimator, problem, scales, rng, task, y_ndim):
         yield K, V, progress, converged
 
 
+def scorable(score_path):
+    """Which points and folds of a score path take part in the choice.
+
+    A fold where no point has a finite score is left out; so is a point that
+    lacks a finite score on one of the remaining folds.
+
+    Returns
+    -------
+    points : ndarray of bool, of shape ``score_path.shape[:-1]``
+    folds : ndarray of bool, of shape (n_folds,)
+    """
+    finite = np.isfinite(score_path)
+    folds = finite.reshape(-1, score_path.shape[-1]).any(axis=0)
+    points = finite[..., folds].all(axis=-1) & folds.any()
+    return points, folds
+
+
 def choose_point(score_path, selection="2se"):
-    """Indices ``(scale, alpha)`` of the chosen point of a score path.
+    """Indices ``(scale, alpha, shrinkage)`` of the chosen point of a score path.
 
     ``"best"``: the highest mean score over the folds (the first maximum: the
-    smallest scale, then the smallest alpha). ``"1se"`` and ``"2se"``: the
-    smallest scale that any alpha brings within one (two) standard errors of
-    the best, the errors being those of the fold-by-fold differences to the
-    best point (paired, so that folds which are harder for every point do not
-    widen them); at that scale, the alpha with the highest mean. Selection
-    noise then tips towards least squares, not away from it.
+    smallest scale, then the smallest alpha and shrinkage indices).
+    ``"1se"`` and ``"2se"``: the smallest scale that any point brings within
+    one (two) standard errors of the best, the errors being those of the
+    fold-by-fold differences to the best point (paired, so that folds which
+    are harder for every point do not widen them); at that scale, the
+    ``(alpha, shrinkage)`` with the highest mean. Selection noise then tips
+    towards the linear end, not away from it. Points and folds that could
+    not be scored are left out (see :func:`scorable`).
 
     Parameters
     ----------
-    score_path : ndarray of shape (n_scales, n_alphas, n_folds)
-        Validation scores, larger is better; scales in increasing order.
+    score_path : ndarray of shape (n_scales, n_alphas, n_shrinkages, n_folds)
+        Validation scores, larger is better; scales in increasing order. (Any
+        number of grid axes after the scales' will do.)
     selection : {"2se", "1se", "best"}, default="2se"
 
     Returns
     -------
-    scale_index, alpha_index : int
+    scale_index, alpha_index, shrinkage_index : int
+        One index per grid axis.
     """
-    mean = score_path.mean(axis=-1)
+    points, folds = scorable(score_path)
+    if not points.any():
+        raise ValueError("No point of the path has a finite validation score on any fold.")
+    path = np.where(points[..., None], score_path[..., folds], 0.0)
+    mean = np.where(points, path.mean(axis=-1), -np.inf)
     best = np.unravel_index(np.argmax(mean), mean.shape)
-    n_folds = score_path.shape[-1]
+    n_folds = path.shape[-1]
     if selection == "best" or n_folds < 2:
         return tuple(int(i) for i in best)
     n_errors = {"1se": 1, "2se": 2}[selection]
-    gap = score_path[best][None, None, :] - score_path
-    close = gap.mean(axis=-1) <= n_errors * gap.std(axis=-1, ddof=1) / np.sqrt(n_folds)
-    scale = int(np.flatnonzero(close.any(axis=1))[0])
-    return scale, int(np.argmax(np.where(close[scale], mean[scale], -np.inf)))
+    gap = path[best] - path
+    close = points & (
+        gap.mean(axis=-1) <= n_errors * gap.std(axis=-1, ddof=1) / np.sqrt(n_folds)
+    )
+    scale = int(np.flatnonzero(close.reshape(len(close), -1).any(axis=1))[0])
+    rest = np.where(close[scale], mean[scale], -np.inf)
+    return (scale, *(int(i) for i in np.unravel_index(np.argmax(rest), rest.shape)))
 
 
 def _fold_scores(estimator, scorer, X, Y, sample_weight, y_ndim, train, test, scales, alphas,
-                 task):
-    """Validation scores (n_scales, n_alphas) of one fold: one problem, one path per alpha.
+                 shrinkages, task):
+    """Validation scores (n_scales, n_alphas, n_shrinkages) of one fold: one
+    problem, one path per ``(alpha, shrinkage)``.
 
     ``task`` is the fold's, for the callbacks: each path is a subtask of it.
     """
@@ -115,15 +186,16 @@ def _fold_scores(estimator, scorer, X, Y, sample_weight, y_ndim, train, test, sc
                                  rng)
     X_test, y_test = X[test], (Y[test, 0] if y_ndim == 1 else Y[test])
     estimator.n_features_in_ = X.shape[1]
-    scores = np.empty((len(scales), len(alphas)))
-    for a, alpha in enumerate(alphas):
-        estimator.set_params(alpha=alpha)
-        path = task.subtask(f"alpha={alpha:.3g}", len(scales))
+    scores = np.empty((len(scales), len(alphas), len(shrinkages)))
+    for (a, alpha), (r, shrinkage) in product(enumerate(alphas), enumerate(shrinkages)):
+        estimator.set_params(alpha=alpha, shrinkage=shrinkage)
+        path = task.subtask(f"alpha={alpha:.3g}, shrinkage={shrinkage:.3g}", len(scales))
         for s, (K, V, _, _) in enumerate(
             scale_path(estimator, problem, scales, rng, path, y_ndim)
         ):
             estimator._store(K, V, problem, y_ndim)
-            scores[s, a] = scorer(estimator, X_test, y_test, sample_weight=sample_weight[test])
+            scores[s, a, r] = scorer(estimator, X_test, y_test,
+                                     sample_weight=sample_weight[test])
         path.end()
     task.end()
     return scores
@@ -132,16 +204,16 @@ def _fold_scores(estimator, scorer, X, Y, sample_weight, y_ndim, train, test, sc
 class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
     """Softmax attention regression with the sharpness chosen by cross-validation.
 
-    For every fold and every ``alpha``, the layer is fitted along a path of
+    For every fold and every ``(alpha, shrinkage)``, the layer is fitted along a path of
     increasing ``attention_scale`` (the Frobenius norm of the key-query matrix
     in whitened coordinates, i.e. the softmax's sharpness): the first point is
     nearly linear attention, which is least squares, and each later point is
     warm-started from the previous one. The training problem of a fold
-    (centering, whitening, context) is built once and shared by all its path
-    points. The point chosen (by default the smallest scale within two
+    (centering, whitening, context) is built once and shared by all its
+    paths. The point chosen (by default the smallest scale within two
     standard errors of the best mean validation score) is refitted on all the
     data, along the same path, so where the data are linear the model stays
-    least squares.
+    linear: least squares, or ridge with a ``shrinkage``.
 
     Parameters
     ----------
@@ -162,9 +234,25 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         ``benchmarks/bench_selection.py --path`` these two came within 0.004
         R² of the best of (0, 0.1, 1, 10) on every set, at half the cost.
 
+    shrinkages : array-like of shape (n_shrinkages,), default=(0.0, 0.1)
+        Ridge penalties on the linear limit to try (the ``shrinkage`` of
+        :class:`SoftmaxAttentionRegressor`): at small scales the path then
+        reaches ridge regression on standardized features, which beats least
+        squares on small or many-featured data, as well as least squares
+        (0). Every ``(alpha, shrinkage)`` has its own path.
+
     cv : int, cross-validation generator or iterable, default=5
-        Folds, as in :func:`sklearn.model_selection.check_cv` (``KFold``
-        without shuffling for an int).
+        Folds. An int (or None, 5) is
+        ``KFold(cv, shuffle=True, random_state=random_state)``: shuffled, as
+        the internal validation splits of ``HistGradientBoostingRegressor``
+        and ``MLPRegressor`` are, because for a local smoother a block of
+        rows sorted by some feature (by year, by region) is extrapolation: its
+        rows have no neighbours left in training, every sharp point scores
+        badly there, and the choice falls back to the linear end. With
+        ``random_state=None`` the folds then differ from fit to fit. A
+        splitter or an iterable is used as given (pass ``KFold(5)`` for
+        blocks of the row order). At least 2 folds, each leaving at least 2
+        training rows of positive weight.
 
     scoring : str, callable or None, default=None
         Validation score, as in :func:`sklearn.metrics.check_scoring`;
@@ -217,8 +305,18 @@ batch_size, max_iter, tol, n_iter_no_change, max_context, fit_intercept
     alphas_ : ndarray of shape (n_alphas,)
         The regularization strengths tried.
 
-    score_path_ : ndarray of shape (n_scales, n_alphas, n_folds)
-        Validation score of every path point on every fold.
+    shrinkage_ : float
+        The chosen ridge penalty of the linear limit.
+
+    shrinkages_ : ndarray of shape (n_shrinkages,)
+        The ridge penalties tried.
+
+    score_path_ : ndarray of shape (n_scales, n_alphas, n_shrinkages, n_folds)
+        Validation score of every path point on every fold (as
+        ``ElasticNetCV.mse_path_`` holds one per ``l1_ratio``, alpha and
+        fold). A score that is not finite (a fold too small for R², say)
+        leaves its point, or a fold where no point has one, out of the
+        choice, with a warning.
 
     key_query_, value_, context_, context_weight_, x_offset_, y_offset_, \
 coef_, intercept_, n_iter_, loss_curve_
@@ -239,17 +337,23 @@ coef_, intercept_, n_iter_, loss_curve_
 
     Notes
     -----
-    The cost is about ``n_folds * n_alphas`` fits along the path, plus one
-    refit along its start up to the chosen scale; warm starts make every point
-    after the first cheap. Fit on standardized targets or not: scores and the
-    regularizer do not depend on the scale of ``y``.
+    The cost is about ``n_folds * n_alphas * n_shrinkages`` fits along the
+    path, plus one refit along its start up to the chosen scale; warm starts
+    make every point after the first cheap. Fit on standardized targets or
+    not: scores and the regularizers do not depend on the scale of ``y``.
+
+    When tuning :class:`SoftmaxAttentionRegressor` with
+    :class:`~sklearn.model_selection.GridSearchCV` instead, pass
+    ``cv=KFold(5, shuffle=True, random_state=0)`` if the rows may be ordered:
+    an int ``cv`` there means unshuffled blocks.
 
     Examples
     --------
     >>> from sklearn.datasets import make_friedman1
     >>> from sklearn_softattn import SoftmaxAttentionRegressorCV
     >>> X, y = make_friedman1(n_samples=200, noise=0.5, random_state=0)
-    >>> reg = SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0], alphas=[0.0], cv=3,
+    >>> reg = SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0], alphas=[0.0],
+    ...                                   shrinkages=[0.0], cv=3,
     ...                                   random_state=0).fit(X[:150], y[:150])
     >>> reg.attention_scale_
     1.0
@@ -261,11 +365,12 @@ coef_, intercept_, n_iter_, loss_curve_
         **{
             name: constraint
             for name, constraint in SoftmaxAttentionRegressor._parameter_constraints.items()
-            if name not in ("attention_scale", "alpha", "early_stopping",
+            if name not in ("attention_scale", "alpha", "shrinkage", "early_stopping",
                             "validation_fraction", "warm_start")
         },
         "attention_scales": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "alphas": ["array-like"],
+        "shrinkages": ["array-like"],
         "cv": ["cv_object"],
         "scoring": [StrOptions(set(get_scorer_names())), callable, None],
         "selection": [StrOptions({"2se", "1se", "best"})],
@@ -275,6 +380,7 @@ coef_, intercept_, n_iter_, loss_curve_
         self,
         attention_scales=9,
         alphas=(0.0, 1.0),
+        shrinkages=(0.0, 0.1),
         *,
         cv=5,
         scoring=None,
@@ -297,6 +403,7 @@ coef_, intercept_, n_iter_, loss_curve_
     ):
         self.attention_scales = attention_scales
         self.alphas = alphas
+        self.shrinkages = shrinkages
         self.cv = cv
         self.scoring = scoring
         self.selection = selection
@@ -315,6 +422,28 @@ coef_, intercept_, n_iter_, loss_curve_
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+
+    def _warn_unscorable(self):
+        """Warn of the folds and points of ``score_path_`` left out of the choice;
+        raise if none is left."""
+        points, folds = scorable(self.score_path_)
+        why = ("validation scores that are not finite (R² needs at least two "
+               "validation rows of positive weight and targets that vary)")
+        if not points.any():
+            raise ValueError(f"SoftmaxAttentionRegressorCV: no point of the path could be "
+                             f"scored on any fold: {why}. Use fewer folds or more rows.")
+        if not folds.all():
+            warnings.warn("SoftmaxAttentionRegressorCV: fold(s) "
+                          f"{np.flatnonzero(~folds).tolist()} left out of the choice: {why}.",
+                          UserWarning)
+        left_out = [
+            f"(attention_scale={self.attention_scales_[s]:.3g}, alpha={self.alphas_[a]:.3g}, "
+            f"shrinkage={self.shrinkages_[r]:.3g})"
+            for s, a, r in zip(*np.nonzero(~points))
+        ]
+        if left_out:
+            warnings.warn("SoftmaxAttentionRegressorCV: path point(s) "
+                          f"{', '.join(left_out)} left out of the choice: {why}.", UserWarning)
 
     def _path_estimator(self, n_jobs=None):
         """A :class:`SoftmaxAttentionRegressor` with the shared parameters."""
@@ -349,40 +478,40 @@ coef_, intercept_, n_iter_, loss_curve_
             X, y, sample_weight, reset=True, positive_only=False
         )
         scales = attention_scale_grid(self.attention_scales)
-        alphas = np.asarray(self.alphas, dtype=float).ravel()
-        if alphas.size == 0 or not np.all(np.isfinite(alphas) & (alphas >= 0)):
-            raise ValueError(
-                f"alphas must be non-empty, finite and non-negative; got {self.alphas!r}."
-            )
+        alphas = penalty_grid(self.alphas, "alphas")
+        shrinkages = penalty_grid(self.shrinkages, "shrinkages")
         if self.regularization is None:
             alphas = alphas[:1]
         y_split = Y[:, 0] if y_ndim == 1 else Y
-        folds = list(check_cv(self.cv, y_split).split(X, y_split))
+        folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)
         # The folds' tasks are made here, before the folds go to joblib's workers;
         # their estimators fit validated arrays, and so see those.
         fold_tasks = [
-            task.subtask("fold", len(alphas), X=X[train], y=y_split[train],
+            task.subtask("fold", len(alphas) * len(shrinkages), X=X[train], y=y_split[train],
                          sample_weight=None if given[2] is None else sample_weight[train])
             for train, _ in folds
         ]
         scorer = check_scoring(self._path_estimator(), scoring=self.scoring)
         scores = Parallel(n_jobs=self.n_jobs)(
             delayed(_fold_scores)(self._path_estimator(), scorer, X, Y, sample_weight,
-                                  y_ndim, train, test, scales, alphas, fold_task)
+                                  y_ndim, train, test, scales, alphas, shrinkages, fold_task)
             for (train, test), fold_task in zip(folds, fold_tasks)
         )
         self.score_path_ = np.stack(scores, axis=-1)
-        best_scale, best_alpha = choose_point(self.score_path_, self.selection)
-        self.attention_scales_, self.alphas_ = scales, alphas
+        self.attention_scales_, self.alphas_, self.shrinkages_ = scales, alphas, shrinkages
+        self._warn_unscorable()
+        best_scale, best_alpha, best_shrinkage = choose_point(self.score_path_, self.selection)
         self.attention_scale_ = float(scales[best_scale])
         self.alpha_ = float(alphas[best_alpha])
+        self.shrinkage_ = float(shrinkages[best_shrinkage])
         if self.verbose:
             print(f"attention_scale_={self.attention_scale_:.4g}, alpha_={self.alpha_:.4g}, "
-                  "mean validation score "
-                  f"{self.score_path_[best_scale, best_alpha].mean():.6g}")
+                  f"shrinkage_={self.shrinkage_:.4g}, mean validation score "
+                  f"{self.score_path_[best_scale, best_alpha, best_shrinkage].mean():.6g}")
 
-        estimator = self._path_estimator(self.n_jobs).set_params(alpha=self.alpha_)
+        estimator = self._path_estimator(self.n_jobs).set_params(alpha=self.alpha_,
+                                                                 shrinkage=self.shrinkage_)
         rng = check_random_state(self.random_state)
         problem = estimator._problem(*_positive_rows(X, Y, sample_weight, 2), rng)
         self.n_iter_, self.loss_curve_ = 0, []

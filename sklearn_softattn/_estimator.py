@@ -13,7 +13,13 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ._attention import attention_forward
 from ._callbacks import CallbackSupportMixin, Task
-from ._geometry import change_basis, renormalize, weighted_covariance, whitening
+from ._geometry import (
+    change_basis,
+    feature_scale,
+    renormalize,
+    weighted_covariance,
+    whitening,
+)
 from ._init import random_init, spectral_init
 from ._objective import Objective, leave_one_out
 from ._solvers import OPTIMIZERS, Progress, gd, minibatch
@@ -230,7 +236,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
 
     init : {"spectral", "random"}, default="spectral"
         ``"spectral"``: the balanced factorization ``V₀ K₀ᵀ = M̂`` of the
-        least-squares coefficient in whitened coordinates, from its SVD.
+        least-squares coefficient in whitened coordinates (the ridge
+        coefficient with ``shrinkage > 0``), from its SVD.
         ``"random"``: i.i.d. Gaussian entries (seeded by ``random_state``).
 
     preconditioner : {"covariance"} or None, default="covariance"
@@ -250,6 +257,18 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         Strength of the balancing regularizer. Strong balance keeps the layer
         near its linear limit (for one target it forces a rank-one ``K``) and
         regularizes small data; nonlinear data want it weak or off (0).
+
+    shrinkage : float, default=0.0
+        Ridge penalty on the layer's linear limit: ``(shrinkage / 2) *
+        ||coef_ * D||²_F`` is added to the objective, ``D`` the features'
+        standard deviations, i.e. ridge regression's penalty on standardized
+        features (and independent of ``regularization``). It depends on
+        ``V Kᵀ`` only, so the renormalization leaves it unchanged, and the
+        spectral start becomes the ridge solution. As ``attention_scale``
+        tends to 0 the model tends to
+        ``make_pipeline(StandardScaler(), Ridge(alpha=shrinkage * n))``, ``n``
+        the sum of the sample weights; 0 is the paper's algorithm, tending to
+        least squares.
 
     renormalize : bool, default=True
         After the initialization and every step, rescale ``(K, V) -> (K / c, c V)``
@@ -424,6 +443,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         "preconditioner": [StrOptions({"covariance"}), None],
         "regularization": [StrOptions({"balance"}), None],
         "alpha": [Interval(Real, 0, None, closed="left")],
+        "shrinkage": [Interval(Real, 0, None, closed="left")],
         "renormalize": ["boolean"],
         "solver": [StrOptions({"gd", "sgd", "adam"})],
         "learning_rate": [StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
@@ -449,6 +469,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         preconditioner="covariance",
         regularization="balance",
         alpha=1.0,
+        shrinkage=0.0,
         renormalize=True,
         solver="gd",
         learning_rate="auto",
@@ -470,6 +491,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         self.preconditioner = preconditioner
         self.regularization = regularization
         self.alpha = alpha
+        self.shrinkage = shrinkage
         self.renormalize = renormalize
         self.solver = solver
         self.learning_rate = learning_rate
@@ -669,6 +691,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             context_weight=context_weight,
             self_index=self_index,
             value_shift=shift,
+            standardize=feature_scale(covariance)[:, None] * W,
             P=P,
             n_jobs=self.n_jobs,
         )
@@ -681,8 +704,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                resume=False, on_iteration=None):
         """Run the solver on ``problem`` from the raw parameters ``(K, V)``.
 
-        The current ``attention_scale`` and ``alpha`` apply, so that one
-        problem serves a whole path of them. With ``resume``,
+        The current ``attention_scale``, ``alpha`` and ``shrinkage`` apply, so
+        that one problem serves a whole path of them. With ``resume``,
         ``"sgd"``/``"adam"`` continue with the optimizer of the previous call
         (Adam's moments, a halved learning rate), as ``partial_fit`` does.
         ``on_iteration(K, V)`` reports each iteration, in the solver's
@@ -692,8 +715,11 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         """
         T, T_inv, objective = problem.T, problem.T_inv, problem.objective
         loss_scale = problem.loss_scale
-        if self.regularization == "balance":
-            objective = replace(objective, strength=self.alpha * loss_scale)
+        objective = replace(
+            objective,
+            strength=self.alpha * loss_scale if self.regularization == "balance" else 0.0,
+            shrinkage=self.shrinkage,
+        )
         if self.renormalize:
             def project(K, V):
                 return renormalize(K, V, self.attention_scale, objective.P)
@@ -764,7 +790,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         """Initial raw ``(K, V)``, renormalized to ``attention_scale``."""
         W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
         if self.init == "spectral":
-            K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight)
+            A = problem.objective.standardize
+            ridge = self.shrinkage * (A @ A.T) if self.shrinkage > 0 else None
+            K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight, ridge)
             K, V = change_basis(K, V, W)  # whitened to raw
         else:
             # The targets' root mean square per output: L₀ = mean squared norm / 2.

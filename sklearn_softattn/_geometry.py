@@ -19,6 +19,14 @@ def weighted_covariance(Xc, sample_weight):
     return (Xc.T * (sample_weight / sample_weight.sum())) @ Xc
 
 
+def feature_scale(covariance):
+    """The columns' standard deviations ``D``, 1 for a constant column (as in
+    :func:`whitening`): ``D @ W`` is ``C^{-1/2}``, which maps whitened linear
+    coefficients to those of standardized features."""
+    std = np.sqrt(np.diag(covariance))
+    return np.where(std > 0, std, 1)
+
+
 def whitening(covariance, floor=EIGENVALUE_FLOOR):
     """Whitening matrix ``W`` (``Wᵀ Σ̂ W = I``) and its inverse.
 
@@ -40,8 +48,7 @@ def whitening(covariance, floor=EIGENVALUE_FLOOR):
     W_inv : ndarray of shape (d, d)
         Its exact inverse (``C^{1/2} D`` with the floored ``C``).
     """
-    std = np.sqrt(np.diag(covariance))
-    scale = np.where(std > 0, std, 1)
+    scale = feature_scale(covariance)
     correlation = covariance / np.outer(scale, scale)
     eigvals, eigvecs = np.linalg.eigh(correlation)
     top = eigvals.max()

@@ -3,14 +3,21 @@
 import numpy as np
 
 
-def spectral_init(Z, Yc, sample_weight):
-    """Spectral initialization: a balanced factorization of least squares.
+def spectral_init(Z, Yc, sample_weight, ridge=None):
+    """Spectral initialization: a balanced factorization of least squares (or ridge).
 
     With ``M̂ = Σ_i w_i y_i z_iᵀ / Σ_i w_i`` the least-squares coefficient in
     whitened coordinates (the raw regression matrix times ``Σ̂^{1/2}``) and its
     thin SVD ``M̂ = U S Rᵀ``, return ``V₀ = U S^{1/2} Rᵀ`` and
     ``K₀ = R S^{1/2} Rᵀ``. Then ``V₀ K₀ᵀ = M̂`` and ``V₀ᵀV₀ = K₀ᵀK₀``: the start
     solves the infinite-data problem and is balanced.
+
+    With ``ridge = G`` (symmetric positive semi-definite), ``M̂`` is first
+    replaced by the minimizer of ``½||B - M̂||²_F + ½ tr(B G Bᵀ)``, that is
+    ``M̂ (I + G)⁻¹``. For ``G = λ A Aᵀ`` (see
+    :func:`~sklearn_softattn._regularizers.ridge_penalty`) this is the ridge
+    solution of the infinite-data problem, ``M̂ C (C + λ I)⁻¹`` with ``C``
+    the features' correlation matrix, ``(A Aᵀ)⁻¹``.
 
     If ``M̂ = 0`` (targets uncorrelated with the features) the factorization
     is degenerate; then ``K₀`` is the identity and ``V₀ = 0``.
@@ -22,6 +29,9 @@ def spectral_init(Z, Yc, sample_weight):
     Yc : ndarray of shape (n, q)
         Centered targets.
     sample_weight : ndarray of shape (n,)
+    ridge : ndarray of shape (d, d) or None
+        Hessian ``G`` of the ridge penalty in whitened coordinates; None for
+        least squares.
 
     Returns
     -------
@@ -29,6 +39,8 @@ def spectral_init(Z, Yc, sample_weight):
     V0 : ndarray of shape (q, d)
     """
     M = (Yc.T * (sample_weight / sample_weight.sum())) @ Z
+    if ridge is not None:
+        M = np.linalg.solve(np.eye(len(ridge), dtype=ridge.dtype) + ridge, M.T).T
     U, s, Rt = np.linalg.svd(M, full_matrices=False)
     if not np.any(s > 0):
         return np.eye(Z.shape[1], dtype=Z.dtype), np.zeros_like(M)

@@ -1,4 +1,4 @@
-"""The training objective: leave-one-out attention loss plus the balancing regularizer."""
+"""The training objective: leave-one-out attention loss plus the regularizers."""
 
 from dataclasses import dataclass
 
@@ -6,7 +6,7 @@ import numpy as np
 
 from ._attention import attention_loss_grad
 from ._geometry import change_basis
-from ._regularizers import balance_penalty
+from ._regularizers import balance_penalty, ridge_penalty
 
 
 def leave_one_out(Z, Y, weight, self_index, context_total, target_total):
@@ -60,10 +60,10 @@ def leave_one_out(Z, Y, weight, self_index, context_total, target_total):
 
 @dataclass
 class Objective:
-    """Training objective ``L̂(K, V) + strength * balance(K_w, V_w)``.
+    """Training objective ``L̂(K, V) + strength * balance(K_w, V_w) + shrinkage * ridge(K_w, V_w)``.
 
     Parameters live in working coordinates; ``P`` maps them to whitened
-    coordinates, where the regularizer is defined (``None``: they are whitened).
+    coordinates, where the regularizers are defined (``None``: they are whitened).
 
     Attributes
     ----------
@@ -84,6 +84,11 @@ class Objective:
         :func:`leave_one_out`).
     strength : float
         Weight of the balancing regularizer (0 switches it off).
+    shrinkage : float
+        Weight of the ridge penalty of the linear limit (0 switches it off).
+    standardize : ndarray of shape (d, d) or None
+        Whitened to standardized linear coefficients (``C^{-1/2}``), for the
+        ridge penalty.
     P : ndarray of shape (d, d) or None
         Working-to-whitened coordinate map.
     n_jobs : int or None
@@ -98,6 +103,8 @@ class Objective:
     self_index: np.ndarray
     value_shift: np.ndarray = None
     strength: float = 0.0
+    shrinkage: float = 0.0
+    standardize: np.ndarray = None
     P: np.ndarray = None
     n_jobs: int = None
 
@@ -110,13 +117,20 @@ class Objective:
         loss, grad_K, grad_V = attention_loss_grad(
             Z, Y, w, self.context, K, V, self.context_weight, idx, shift, self.n_jobs
         )
-        if self.strength > 0:
-            if self.P is None:
-                penalty, pK, pV = balance_penalty(K, V)
-            else:
-                penalty, pK, pV = balance_penalty(*change_basis(K, V, self.P))
-                pK, pV = change_basis(pK, pV, self.P.T)  # gradients back to working coordinates
-            loss += self.strength * penalty
-            grad_K += self.strength * pK
-            grad_V += self.strength * pV
+        for weight, penalty in ((self.strength, balance_penalty), (self.shrinkage, self._ridge)):
+            if weight > 0:
+                value, pK, pV = self._whitened(penalty, K, V)
+                loss += weight * value
+                grad_K += weight * pK
+                grad_V += weight * pV
         return loss, grad_K, grad_V
+
+    def _ridge(self, K, V):
+        return ridge_penalty(K, V, self.standardize)
+
+    def _whitened(self, penalty, K, V):
+        """A penalty of whitened parameters, as a function of working ones."""
+        if self.P is None:
+            return penalty(K, V)
+        value, pK, pV = penalty(*change_basis(K, V, self.P))
+        return value, *change_basis(pK, pV, self.P.T)  # gradients back to working coordinates

@@ -1,4 +1,4 @@
-"""The scale-invariant balancing regularizer."""
+"""The regularizers: the scale-invariant balance and the ridge penalty of the linear limit."""
 
 import numpy as np
 
@@ -39,3 +39,33 @@ def _normalized_gram(X):
     sq = np.vdot(X, X)
     inv = 1 / sq if sq > 0 else 0.0
     return (X.T @ X) * inv, inv
+
+
+def ridge_penalty(K, V, standardize):
+    """Ridge penalty ``½ ||V Kᵀ A||²_F`` of the linear limit, and its gradient.
+
+    In whitened coordinates the layer's infinite-data linear limit is
+    ``V Kᵀ``; ``A`` maps it to the coefficients of standardized features
+    (``A = C^{-1/2}``, ``C`` the features' correlation matrix), so that the
+    penalty is ridge regression's on standardized features. It depends on
+    ``V Kᵀ`` only, hence is unchanged by the rescaling ``(K / c, c V)``.
+
+    Parameters
+    ----------
+    K : ndarray of shape (d, d)
+        Key-query matrix (whitened coordinates).
+    V : ndarray of shape (q, d)
+        Value matrix (whitened coordinates).
+    standardize : ndarray of shape (d, d)
+        ``A``: whitened to standardized coefficients.
+
+    Returns
+    -------
+    penalty : float
+    grad_K : ndarray of shape (d, d)
+    grad_V : ndarray of shape (q, d)
+    """
+    B = V @ K.T @ standardize
+    # d½||B||² = <B, dV Kᵀ A + V dKᵀ A>
+    BA = B @ standardize.T
+    return 0.5 * float(np.vdot(B, B)), BA.T @ V, BA @ K

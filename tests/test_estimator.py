@@ -5,7 +5,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.datasets import make_regression
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LinearRegression
+from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -242,6 +242,26 @@ def test_least_squares_end_in_training_and_predict():
         np.testing.assert_allclose(reg.coef_, lin.coef_, rtol=0.05)
         # ... on new rows and on the training rows.
         assert np.abs(reg.predict(X) - lin.predict(X)).max() < 0.05 * spread
+
+
+@pytest.mark.parametrize("preconditioner", ["covariance", None])
+def test_ridge_end_with_shrinkage(preconditioner):
+    """With a shrinkage, the flat end is ridge on standardized features, alpha = shrinkage * n."""
+    units = np.array([1.0, 10.0, 0.1, 3.0])  # ridge on standardized features, not raw ones
+    X, y = make_gaussian_regression(300, 4, 1, noise=0.5, condition_number=10, random_state=0)
+    X_new = make_gaussian_regression(100, 4, 1, condition_number=10, random_state=1)[0]
+    X, X_new = X * units + 5, X_new * units + 5
+    shrinkage = 0.3
+    ridge = make_pipeline(StandardScaler(), Ridge(alpha=shrinkage * len(X))).fit(X, y)
+    ridge_coef = ridge[-1].coef_ / ridge[0].scale_
+    spread = np.std(ridge.predict(X_new))
+    lin = LinearRegression().fit(X, y)
+    assert np.abs(lin.predict(X_new) - ridge.predict(X_new)).max() > 0.2 * spread  # far apart
+    for scale in (1e-3, 1e-2):
+        reg = SoftmaxAttentionRegressor(scale, shrinkage=shrinkage, preconditioner=preconditioner,
+                                        random_state=0).fit(X, y)
+        assert np.abs(reg.predict(X_new) - ridge.predict(X_new)).max() < 0.05 * spread
+        np.testing.assert_allclose(reg.coef_, ridge_coef, rtol=0.05)
 
 
 def test_paper_setting_small_scale_is_within_a_quarter_of_least_squares():

@@ -39,3 +39,17 @@ def test_random_init_is_seeded_and_scaled():
     K, V = random_init(200, 300, 3.0, np.random.RandomState(1))
     assert abs(K.std() * np.sqrt(200) - 1) < 0.05
     assert abs(V.std() * np.sqrt(200) - 3) < 0.1
+
+
+def test_spectral_init_with_ridge_factorizes_the_ridge_coefficient():
+    """With G = λ A Aᵀ (A = C^{-1/2}) the start is M̂ C (C + λ I)⁻¹, still balanced."""
+    rng = np.random.default_rng(3)
+    Z = rng.standard_normal((100, 4))
+    Y = Z @ rng.standard_normal((4, 2))
+    C = np.cov(rng.standard_normal((4, 50)))
+    eigvals, eigvecs = np.linalg.eigh(C)
+    A = (eigvecs / np.sqrt(eigvals)) @ eigvecs.T
+    K0, V0 = spectral_init(Z, Y, np.ones(100), ridge=0.5 * A @ A.T)
+    M = Y.T @ Z / 100
+    np.testing.assert_allclose(V0 @ K0.T, M @ C @ np.linalg.inv(C + 0.5 * np.eye(4)), atol=1e-10)
+    np.testing.assert_allclose(V0.T @ V0, K0.T @ K0, atol=1e-10)
