@@ -7,7 +7,8 @@
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
 
-``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not).
+``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
+``--cache DIR`` keeps the results elsewhere.
 
 The panel
 ---------
@@ -48,6 +49,10 @@ outer folds and the mean fit time of one fold. LinearRegression, RidgeCV,
 MLPRegressor (target scaled by ``TransformedTargetRegressor``),
 HistGradientBoostingRegressor, a 3 × 3 ``GridSearchCV`` of
 SoftmaxAttentionRegressor, and SoftmaxAttentionRegressorCV at its defaults.
+The last is read from the superset's paths (below), which hold its grid: the
+same folds, fits and choice, so the same R² (``--fit-defaults`` also fits it
+and prints both); its fit time is then estimated, the superset's times the
+share of its paths.
 
 The nested choice of the default
 --------------------------------
@@ -84,13 +89,15 @@ from sklearn.compose import TransformedTargetRegressor
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, RidgeCV
+from sklearn.metrics import check_scoring
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
-from sklearn_softattn._cv import choose_point
+from sklearn_softattn._callbacks import Task
+from sklearn_softattn._cv import _fold_scores, choose_point
 
 MIN_ROWS, MAX_ROWS, MAX_FEATURES, MAX_LEVELS, MIN_DISTINCT = 100, 500, 30, 10, 20
 PANEL_SIZE = 30
@@ -216,18 +223,9 @@ REPORTING = ['Blood1', 'CPS1988', 'Clothing', 'Computers', 'Freedman', 'Galton',
 
 # The superset grid of the nested choice: the default scales, and every alpha
 # and shrinkage a candidate default may use.
-SUPERSET = {"attention_scales": 9, "alphas": (0.0, 1.0, 10.0), "shrinkages": (0.0, 0.03, 0.3)}
-
-
-def _has_shrinkages():
-    return "shrinkages" in SoftmaxAttentionRegressorCV().get_params()
-
-
-def superset_params():
-    params = dict(SUPERSET)
-    if not _has_shrinkages():
-        params.pop("shrinkages")
-    return params
+# The estimator's own defaults are a subset of it, so they too are evaluated from the paths.
+SUPERSET = {"attention_scales": 9, "alphas": (0.0, 1.0, 10.0),
+            "shrinkages": (0.0, 0.03, 0.1, 0.3)}
 
 
 def _frame(source, package, item, target):
@@ -364,30 +362,31 @@ def _fit_score(model, X, y, train, test):
 
 def _paths(X, y, train, test):
     """The superset's inner score path on the outer training rows, and the outer
-    score of every grid point refitted on those rows."""
-    params = superset_params()
-    scaler = StandardScaler().fit(X[train])
-    Z = scaler.transform(X)
+    score of every grid point refitted on those rows (as ``bench_selection.py --rules``)."""
+    Z = StandardScaler().fit(X[train]).transform(X)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         start = time.perf_counter()
-        inner = SoftmaxAttentionRegressorCV(**params, random_state=0).fit(Z[train], y[train])
+        inner = SoftmaxAttentionRegressorCV(**SUPERSET, random_state=0).fit(Z[train], y[train])
         inner_time = time.perf_counter() - start
-        n_train = len(train)
-        outer = SoftmaxAttentionRegressorCV(**params, cv=[(np.arange(n_train),
-                                                           n_train + np.arange(len(test)))],
-                                            random_state=0)
-        outer.fit(np.concatenate([Z[train], Z[test]]), np.concatenate([y[train], y[test]]))
-    return {"params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
-            "inner": inner.score_path_.tolist(), "outer": outer.score_path_[..., 0].tolist(),
+        estimator = inner._path_estimator()
+        outer = _fold_scores(estimator, check_scoring(estimator), Z, y[:, None],
+                             np.ones(len(y)), 1, train, test, inner.attention_scales_,
+                             inner.alphas_, inner.shrinkages_, Task(None, estimator))
+    return {"params": {k: list(v) if isinstance(v, tuple) else v for k, v in SUPERSET.items()},
+            "inner": inner.score_path_.tolist(), "outer": outer.tolist(),
             "inner_fit_time": inner_time}
 
 
-def run(names, n_folds, models=None, with_paths=True):
-    """Fit what the cache lacks, with progress lines on stderr."""
-    models = list(baselines()) if models is None else models
+FITTED_DEFAULTS = "attention CV, defaults"
+
+
+def run(names, n_folds, fit_defaults=False):
+    """Fit what the cache lacks, with progress lines on stderr. The CV estimator at its
+    defaults is read from the superset's paths; ``fit_defaults`` also fits it, to check that."""
+    models = [m for m in baselines() if fit_defaults or m != FITTED_DEFAULTS]
     jobs = [(name, fold, label) for name in names for fold in range(n_folds)
-            for label in models + (["superset paths"] if with_paths else [])]
+            for label in models + ["superset paths"]]
     todo = [job for job in jobs if not _cache_file(job[0], job[2], job[1]).exists()]
     print(f"{len(jobs) - len(todo)} of {len(jobs)} results cached; fitting {len(todo)}",
           file=sys.stderr, flush=True)
@@ -419,15 +418,19 @@ def candidates(params):
         return [s for r in range(1, len(values) + 1) for s in itertools.combinations(
             range(len(values)), r)]
 
-    shrinkages = params.get("shrinkages", [0.0])
-    return [(a, s, rule) for a in subsets(params["alphas"]) for s in subsets(shrinkages)
-            for rule in ("2se", "1se", "best")]
+    return [(a, s, rule) for a in subsets(params["alphas"])
+            for s in subsets(params["shrinkages"]) for rule in ("2se", "1se", "best")]
 
 
-def _grid_axes(path, params):
-    """A stored path with the shrinkage axis made explicit: (scales, alphas, shrinkages, ...)."""
-    path = np.asarray(path)
-    return path if "shrinkages" in params else path[:, :, None]
+def default_candidate(params):
+    """The estimator's current defaults as a candidate, if the superset holds them."""
+    defaults = SoftmaxAttentionRegressorCV().get_params()
+    try:
+        return (tuple(params["alphas"].index(a) for a in defaults["alphas"]),
+                tuple(params["shrinkages"].index(s) for s in defaults["shrinkages"]),
+                defaults["selection"])
+    except ValueError:
+        return None
 
 
 def evaluate_candidate(paths, candidate):
@@ -435,23 +438,17 @@ def evaluate_candidate(paths, candidate):
     alphas, shrinkages, rule = candidate
     scores = []
     for fold in paths:
-        inner = _grid_axes(fold["inner"], fold["params"])
-        outer = _grid_axes(fold["outer"], fold["params"])
-        inner = inner[:, list(alphas)][:, :, list(shrinkages)]
-        outer = outer[:, list(alphas)][:, :, list(shrinkages)]
-        # (alpha, shrinkage) pairs on one axis: at the chosen scale, the pair with the best mean.
-        flat = inner.reshape(inner.shape[0], -1, inner.shape[-1])
-        i, j = choose_point(flat, rule)
-        scores.append(outer.reshape(outer.shape[0], -1)[i, j])
+        grid = np.ix_(range(np.shape(fold["inner"])[0]), alphas, shrinkages)
+        inner, outer = np.asarray(fold["inner"])[grid], np.asarray(fold["outer"])[grid]
+        scores.append(outer[choose_point(inner, rule)])
     return float(np.mean(scores))
 
 
 def describe(candidate, params):
     alphas, shrinkages, rule = candidate
-    text = f"alphas={tuple(params['alphas'][i] for i in alphas)}"
-    if "shrinkages" in params:
-        text += f", shrinkages={tuple(params['shrinkages'][i] for i in shrinkages)}"
-    return text + f", selection={rule!r}"
+    return (f"alphas={tuple(params['alphas'][i] for i in alphas)}, "
+            f"shrinkages={tuple(params['shrinkages'][i] for i in shrinkages)}, "
+            f"selection={rule!r}")
 
 
 def choose_default(gains, costs):
@@ -467,60 +464,85 @@ def choose_default(gains, costs):
 
 def analyse(tuning, reporting, n_folds):
     """The tables: baselines and the chosen default, set by set, and the checks."""
+    labels = [m for m in baselines() if m != FITTED_DEFAULTS] + ["superset paths"]
+    done = [n for n in tuning + reporting if all(
+        _cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
+    if len(done) < len(tuning + reporting):
+        print(f"not yet fitted, left out: {[n for n in tuning + reporting if n not in done]}")
+    tuning, reporting = [n for n in tuning if n in done], [n for n in reporting if n in done]
     names = tuning + reporting
-    labels = list(baselines())
-    table = {label: {n: np.mean([r["r2"] for r in res]) for n, res in
-                     _results(names, n_folds, label).items()} for label in labels}
-    times = {label: {n: np.mean([r["fit_time"] for r in res]) for n, res in
-                     _results(names, n_folds, label).items()} for label in labels}
+    table, times = {}, {}
+    for label in [m for m in baselines() if m != FITTED_DEFAULTS]:
+        results = _results(names, n_folds, label)
+        table[label] = {n: np.mean([r["r2"] for r in res]) for n, res in results.items()}
+        times[label] = {n: np.mean([r["fit_time"] for r in res]) for n, res in results.items()}
     paths = _results(names, n_folds, "superset paths")
-    params = next(iter(paths.values()))[0]["params"]
+    params = paths[names[0]][0]["params"]
     linear = {n: max(table["LinearRegression"][n], table["RidgeCV"][n]) for n in names}
     cands = candidates(params)
     score = {c: {n: evaluate_candidate(paths[n], c) for n in names} for c in cands}
     gains = {c: [score[c][n] - linear[n] for n in tuning] for c in cands}
     costs = {c: len(c[0]) * len(c[1]) for c in cands}
     chosen = choose_default(gains, costs)
-    print(f"\nsuperset grid: {params}")
+    default = default_candidate(params)
+    print(f"superset grid: {params}")
     print(f"{len(cands)} candidate defaults evaluated on the tuning half ({len(tuning)} sets)")
-    ranked = sorted(cands, key=lambda c: -np.mean(gains[c]))
     print("\nthe ten best by mean gain over the best linear model on the tuning half:")
     print("| candidate | paths per fold | mean gain | worst set |")
     print("|---|---|---|---|")
-    for c in ranked[:10]:
+    for c in sorted(cands, key=lambda c: -np.mean(gains[c]))[:10]:
         print(f"| {describe(c, params)} | {costs[c]} | {np.mean(gains[c]):+.4f} | "
               f"{min(gains[c]):+.4f} |")
     print(f"\nchosen: {describe(chosen, params)}")
-    label = "attention CV, chosen"
-    table[label] = score[chosen]
-    superset_cost = len(params["alphas"]) * len(params.get("shrinkages", [0]))
-    # The chosen default's fit time is estimated from the superset's inner fit (its paths
-    # are a subset of the superset's), not measured.
-    times[label] = {n: np.mean([p["inner_fit_time"] for p in paths[n]]) * costs[chosen]
-                    / superset_cost for n in names}
+    print(f"current defaults: {describe(default, params) if default else 'not in the superset'}")
+    # The CV estimator's rows are read from the superset's paths; their fit times are
+    # estimated from the superset's (fit time × paths per fold / the superset's), not measured.
+    superset_cost = len(params["alphas"]) * len(params["shrinkages"])
+    for label, candidate in (("attention CV, defaults", default),
+                             ("attention CV, chosen", chosen)):
+        if candidate is None:
+            continue
+        table[label] = score[candidate]
+        times[label] = {n: np.mean([p["inner_fit_time"] for p in paths[n]])
+                        * costs[candidate] / superset_cost for n in names}
+    _check_offline(names, n_folds, table)
     for title, subset in (("tuning half", tuning), ("reporting half", reporting),
                           ("whole panel", names)):
-        _print_table(title, subset, table, times, linear)
-        _checks(title, subset, table, linear)
+        if subset:
+            _print_table(title, subset, table, times, linear, n_folds)
+            _checks(title, subset, table, linear)
+    return chosen
 
 
-def _print_table(title, names, table, times, linear):
+def _check_offline(names, n_folds, table):
+    """Where the CV estimator at its defaults was also fitted, its R² beside the one read
+    from the paths."""
+    fitted = [n for n in names
+              if all(_cache_file(n, FITTED_DEFAULTS, f).exists() for f in range(n_folds))]
+    for n in fitted:
+        res = _results([n], n_folds, FITTED_DEFAULTS)[n]
+        print(f"{n}: the defaults fitted: R² {np.mean([r['r2'] for r in res]):.4f}, "
+              f"{np.mean([r['fit_time'] for r in res]):.2g} s a fold; read from the paths: "
+              f"{table['attention CV, defaults'][n]:.4f}")
+
+
+def _print_table(title, names, table, times, linear, n_folds):
     labels = list(table)
-    print(f"\n### {title}: mean R² over {N_FOLDS} outer folds (fit time of one fold, s)\n")
+    print(f"\n### {title}: mean R² over {n_folds} outer folds (fit time of one fold, s)\n")
     print("| data set | n × d | " + " | ".join(labels) + " | chosen − best linear |")
     print("|---|---|" + "---|" * (len(labels) + 1))
     for n in names:
         X, y, _ = load(n)
         print(f"| {n} | {X.shape[0]} × {X.shape[1]} | "
-              + " | ".join(f"{table[l][n]:.3f} ({times[l][n]:.2g})" for l in labels)
+              + " | ".join(f"{table[m][n]:.3f} ({times[m][n]:.2g})" for m in labels)
               + f" | {table['attention CV, chosen'][n] - linear[n]:+.3f} |")
-    print("| mean | | " + " | ".join(f"{np.mean([table[l][n] for n in names]):.3f}"
-                                     for l in labels)
+    print("| mean | | " + " | ".join(f"{np.mean([table[m][n] for n in names]):.3f}"
+                                     for m in labels)
           + f" | {np.mean([table['attention CV, chosen'][n] - linear[n] for n in names]):+.3f} |")
 
 
 def _checks(title, names, table, linear):
-    for label in ("attention CV, defaults", "attention CV, chosen"):
+    for label in [m for m in ("attention CV, defaults", "attention CV, chosen") if m in table]:
         gain = np.array([table[label][n] - linear[n] for n in names])
         worst = names[int(np.argmin(gain))]
         grid = np.mean([table["GridSearchCV 3x3"][n] for n in names])
@@ -558,19 +580,23 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--panel", action="store_true")
     parser.add_argument("--analyse", action="store_true")
+    parser.add_argument("--fit-defaults", action="store_true")
+    parser.add_argument("--cache", default=None)
     args = parser.parse_args(argv)
     if args.panel:
         return show_panel()
+    global CACHE
     tuning, reporting, n_folds = TUNING, REPORTING, N_FOLDS
     if args.quick:
-        global CACHE
         CACHE = CACHE.parent / "panel-quick"
         tuning, reporting, n_folds = ["cats"], ["engel"], 2
+    if args.cache is not None:
+        CACHE = Path(args.cache)
     names = {"tuning": tuning, "reporting": reporting}.get(args.half, tuning + reporting)
     if args.only is not None:
         names = args.only.split(",")
     if not args.analyse:
-        run(names, n_folds)
+        run(names, n_folds, args.fit_defaults)
     tuning = [n for n in tuning if n in names] or names
     reporting = [n for n in reporting if n in names]
     analyse(tuning, reporting, n_folds)
