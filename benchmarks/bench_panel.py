@@ -100,7 +100,7 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._callbacks import Task
-from sklearn_softattn._cv import _fold_scores, choose_point
+from sklearn_softattn._cv import _fold_scores, attention_scale_grid, choose_point
 
 MIN_ROWS, MAX_ROWS, MAX_FEATURES, MAX_LEVELS, MIN_DISTINCT = 100, 300, 30, 10, 20
 PANEL_SIZE = 30
@@ -437,15 +437,19 @@ def default_candidate(params):
         return None
 
 
+def chosen_point(fold, candidate):
+    """Indices (scale, alpha, shrinkage) in the superset of the point the candidate
+    chooses from one outer fold's inner path."""
+    alphas, shrinkages, rule = candidate
+    inner = np.asarray(fold["inner"])[np.ix_(range(len(fold["inner"])), alphas, shrinkages)]
+    s, a, r = choose_point(inner, rule)
+    return s, alphas[a], shrinkages[r]
+
+
 def evaluate_candidate(paths, candidate):
     """Mean outer R² over the folds of the point the candidate chooses on each fold."""
-    alphas, shrinkages, rule = candidate
-    scores = []
-    for fold in paths:
-        grid = np.ix_(range(np.shape(fold["inner"])[0]), alphas, shrinkages)
-        inner, outer = np.asarray(fold["inner"])[grid], np.asarray(fold["outer"])[grid]
-        scores.append(outer[choose_point(inner, rule)])
-    return float(np.mean(scores))
+    return float(np.mean([np.asarray(fold["outer"])[chosen_point(fold, candidate)]
+                          for fold in paths]))
 
 
 def describe(candidate, params):
@@ -497,7 +501,8 @@ def analyse(tuning, reporting, n_folds):
     for c in sorted(cands, key=lambda c: -np.mean(gains[c]))[:10]:
         print(f"| {describe(c, params)} | {costs[c]} | {np.mean(gains[c]):+.4f} | "
               f"{min(gains[c]):+.4f} |")
-    print(f"\nchosen: {describe(chosen, params)}")
+    print(f"\nchosen: {describe(chosen, params)} ({costs[chosen]} paths per fold; mean gain "
+          f"{np.mean(gains[chosen]):+.4f}, worst set {min(gains[chosen]):+.4f})")
     print(f"current defaults: {describe(default, params) if default else 'not in the superset'}")
     # The CV estimator's rows are read from the superset's paths; their fit times are
     # estimated from the superset's (fit time × paths per fold / the superset's), not measured.
@@ -510,6 +515,13 @@ def analyse(tuning, reporting, n_folds):
         times[label] = {n: np.mean([p["inner_fit_time"] for p in paths[n]])
                         * costs[candidate] / superset_cost for n in names}
     _check_offline(names, n_folds, table)
+    print("\nthe chosen default's point on each outer fold (scale/alpha/shrinkage):")
+    scales = attention_scale_grid(params["attention_scales"])
+    for n in names:
+        points = [chosen_point(fold, chosen) for fold in paths[n]]
+        print(f"  {n}: " + ", ".join(
+            f"{scales[s]:.2g}/"
+            f"{params['alphas'][a]:g}/{params['shrinkages'][r]:g}" for s, a, r in points))
     for title, subset in (("tuning half", tuning), ("reporting half", reporting),
                           ("whole panel", names)):
         if subset:
