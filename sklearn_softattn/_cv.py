@@ -140,8 +140,11 @@ def choose_point(score_path, selection="2se"):
     fold-by-fold differences to the best point (paired, so that folds which
     are harder for every point do not widen them); at that scale, the
     ``(alpha, shrinkage)`` with the highest mean. Selection noise then tips
-    towards the linear end, not away from it. Points and folds that could
-    not be scored are left out (see :func:`scorable`).
+    towards the linear end, not away from it. A point whose mean is below the
+    best of the linear end (the first scale) is never close: a fit that fails
+    on one fold widens its own standard error, and must not become the choice
+    that way. Points and folds that could not be scored are left out (see
+    :func:`scorable`).
 
     Parameters
     ----------
@@ -166,7 +169,10 @@ def choose_point(score_path, selection="2se"):
         return tuple(int(i) for i in best)
     n_errors = {"1se": 1, "2se": 2}[selection]
     gap = path[best] - path
-    close = points & (
+    # A point worse on average than the linear end never counts as close, however
+    # noisy: one fold far below the rest widens its own standard error, and would
+    # otherwise make its scale the choice by accident.
+    close = points & (mean >= mean[0].max()) & (
         gap.mean(axis=-1) <= n_errors * gap.std(axis=-1, ddof=1) / np.sqrt(n_folds)
     )
     scale = int(np.flatnonzero(close.reshape(len(close), -1).any(axis=1))[0])
