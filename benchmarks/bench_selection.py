@@ -6,6 +6,7 @@
     python benchmarks/bench_selection.py --defaults     # candidate defaults of the base estimator
     python benchmarks/bench_selection.py --linear-end   # the small-scale end on the paper's data
     python benchmarks/bench_selection.py --rules        # the CV estimator's selection rules
+    python benchmarks/bench_selection.py --ridge-end    # shrinkage at the linear end, beside RidgeCV
 
 Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the
 mean fit time of one fold, on data that ship with scikit-learn or statsmodels
@@ -16,6 +17,7 @@ Progress (the data set running, the time left) goes to stderr.
 """
 
 import argparse
+import functools
 import sys
 import time
 import warnings
@@ -32,10 +34,12 @@ from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+import sklearn_softattn._estimator as estimator_module
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._callbacks import Task
 from sklearn_softattn._cv import _fold_scores, choose_point
+from sklearn_softattn._geometry import feature_scale, whitening
 from sklearn_softattn._progress import track
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 
@@ -217,6 +221,40 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                            for r in selections) + " |", flush=True)
 
 
+def ridge_end(datasets, n_folds, shrinkages=(0.0, 0.01, 0.1, 1.0), scale=0.001):
+    """Outer R² of the flat end of the path with a ridge penalty, beside least squares
+    and RidgeCV; and the whitening-shrinkage alternative (no penalty: the
+    correlation matrix plus shrinkage times I whitens)."""
+    print(f"outer R² at attention_scale={scale:g} (penalty: shrinkage=...; whitened: "
+          "C + shrinkage·I in the whitening instead)")
+    print("| data set | n × d | LinearRegression | RidgeCV | "
+          + " | ".join(f"penalty {s:g}" for s in shrinkages) + " | "
+          + " | ".join(f"whitened {s:g}" for s in shrinkages[1:]) + " |")
+    print("|---|---|---|---|" + "---|" * (2 * len(shrinkages) - 1))
+    for name in track(datasets, "ridge-end"):
+        X, y = {**DATASETS, **SMALLER}[name]()
+        cells = [evaluate(baselines()[m], X, y, n_folds)[0] for m in ("LinearRegression", "RidgeCV")]
+        cells += [evaluate(SoftmaxAttentionRegressor(scale, shrinkage=s, random_state=0), X, y,
+                           n_folds)[0] for s in shrinkages]
+        for s in shrinkages[1:]:
+            estimator_module.whitening = functools.partial(_shrunk_whitening, shrinkage=s)
+            try:
+                cells.append(evaluate(SoftmaxAttentionRegressor(scale, random_state=0), X, y,
+                                      n_folds)[0])
+            finally:
+                estimator_module.whitening = whitening
+        print(f"| {name} | {X.shape[0]} × {X.shape[1]} | " + " | ".join(f"{c:.3f}" for c in cells)
+              + " |", flush=True)
+
+
+def _shrunk_whitening(covariance, shrinkage):
+    """Whitening by the correlation matrix plus ``shrinkage`` times I (the alternative)."""
+    scale = feature_scale(covariance)
+    correlation = covariance / np.outer(scale, scale)
+    shrunk = (correlation + shrinkage * np.eye(len(scale))) * np.outer(scale, scale)
+    return whitening(shrunk)
+
+
 def linear_end(scales=(0.001, 0.01, 0.1, 0.3, 1.0), seeds=(0, 1)):
     """Excess risk of predict over least squares' on the paper's setting, against the scale."""
     print("seed | " + " | ".join(f"attention_scale={s:g}" for s in scales))
@@ -238,6 +276,7 @@ if __name__ == "__main__":
     parser.add_argument("--defaults", action="store_true")
     parser.add_argument("--linear-end", action="store_true")
     parser.add_argument("--rules", action="store_true")
+    parser.add_argument("--ridge-end", action="store_true")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None)
     args = parser.parse_args()
@@ -251,6 +290,8 @@ if __name__ == "__main__":
         linear_end()
     elif args.rules:
         rules(names, n_folds)
+    elif args.ridge_end:
+        ridge_end(names, n_folds)
     elif args.path:
         path(names, n_folds)
     elif args.defaults:

@@ -1,9 +1,9 @@
 """SoftmaxAttentionRegressorCV: the softmax's sharpness chosen by cross-validation.
 
-The path of attention scales starts at the least-squares end and sharpens step
-by step, each point warm-started from the last (as ``LassoCV`` follows the
-lasso's path from the empty model), so that least squares itself is always
-among the candidates.
+The path of attention scales starts at the linear end and sharpens step by
+step, each point warm-started from the last (as ``LassoCV`` follows the
+lasso's path from the empty model), so that least squares itself, and ridge
+regression for each ``shrinkage``, are always among the candidates.
 """
 
 import warnings
@@ -73,7 +73,10 @@ def inner_folds(cv, X, y, sample_weight, random_state):
             raise ValueError(f"cv={cv} asks for {n_splits} folds of n_samples={n_samples}; "
                              "there cannot be more folds than rows.")
         cv = KFold(n_splits, shuffle=True, random_state=random_state)
-    folds = list(check_cv(cv, y).split(X, y))
+    try:
+        folds = list(check_cv(cv, y).split(X, y))
+    except ValueError as error:  # a splitter asking for more folds than rows, say
+        raise ValueError(f"cv={cv!r} cannot split n_samples={n_samples}: {error}") from error
     if len(folds) < 2:
         raise ValueError(f"cv gives {len(folds)} fold(s); at least 2 are needed to compare "
                          "points of the path.")
@@ -140,8 +143,11 @@ def choose_point(score_path, selection="2se"):
     fold-by-fold differences to the best point (paired, so that folds which
     are harder for every point do not widen them); at that scale, the
     ``(alpha, shrinkage)`` with the highest mean. Selection noise then tips
-    towards the linear end, not away from it. Points and folds that could
-    not be scored are left out (see :func:`scorable`).
+    towards the linear end, not away from it. A point whose mean is below the
+    best of the linear end (the first scale) is never close: a fit that fails
+    on one fold widens its own standard error, and must not become the choice
+    that way. Points and folds that could not be scored are left out (see
+    :func:`scorable`).
 
     Parameters
     ----------
@@ -166,7 +172,10 @@ def choose_point(score_path, selection="2se"):
         return tuple(int(i) for i in best)
     n_errors = {"1se": 1, "2se": 2}[selection]
     gap = path[best] - path
-    close = points & (
+    # A point worse on average than the linear end never counts as close, however
+    # noisy: one fold far below the rest widens its own standard error, and would
+    # otherwise make its scale the choice by accident.
+    close = points & (mean >= mean[0].max()) & (
         gap.mean(axis=-1) <= n_errors * gap.std(axis=-1, ddof=1) / np.sqrt(n_folds)
     )
     scale = int(np.flatnonzero(close.reshape(len(close), -1).any(axis=1))[0])
@@ -280,7 +289,8 @@ batch_size, max_iter, tol, n_iter_no_change, max_context, fit_intercept
 
     random_state : int, RandomState instance or None, default=None
         As in :class:`SoftmaxAttentionRegressor`; every fold and the refit
-        draw from the same seed.
+        draw from the same seed, which also shuffles the inner folds of an
+        int ``cv``. Pass an int for reproducible folds and fits.
 
     n_jobs : int, default=None
         Folds fitted in parallel (joblib), and threads of the refit and of
