@@ -28,7 +28,6 @@ from sklearn.datasets import load_diabetes, make_friedman1, make_friedman2, make
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, RidgeCV
-from sklearn.metrics import check_scoring
 from sklearn.model_selection import KFold, cross_validate
 from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
@@ -37,7 +36,6 @@ from sklearn.preprocessing import StandardScaler
 import sklearn_softattn._estimator as estimator_module
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._attention import attention_forward
-from sklearn_softattn._callbacks import Task
 from sklearn_softattn._cv import _fold_scores, choose_point
 from sklearn_softattn._geometry import feature_scale, whitening
 from sklearn_softattn._progress import track
@@ -205,10 +203,9 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 inner = SoftmaxAttentionRegressorCV(random_state=0).fit(X[train], y[train])
                 # Every point of the path refitted on the outer training rows.
-                estimator = inner._path_estimator()
-                outer = _fold_scores(estimator, check_scoring(estimator), X, y[:, None],
+                outer = _fold_scores(inner._path_params(), None, X, y[:, None],
                                      np.ones(len(y)), 1, train, test, inner.attention_scales_,
-                                     inner.alphas_, inner.shrinkages_, Task(None, estimator))
+                                     inner.alphas_, inner.shrinkages_, stop=None)
             ls = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
             least_squares.append(ls)
             for rule in selections:

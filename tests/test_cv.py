@@ -1,6 +1,9 @@
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.datasets import make_friedman1
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, RidgeCV
 from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut, cross_val_score
 from sklearn.pipeline import make_pipeline
@@ -294,3 +297,41 @@ def test_shrinkages_reach_ridge_on_small_many_featured_data():
     assert ridge_end.shrinkage_ > 0 and ridge_end.attention_scale_ == 0.001
     assert ridge_end.score(X_test, y_test) > least_squares_end.score(X_test, y_test) + 0.03
     assert ridge_end.score(X_test, y_test) > ridge.score(X_test, y_test) - 0.02
+
+
+def test_the_path_function_gives_the_recorded_path_and_model(small):
+    """The score path and refitted model recorded (scikit-learn 1.9.1, numpy 2.4) when
+    the path was fitted by a base estimator whose parameters were set point by point:
+    the plain path function and the scores computed from each point's parameters give
+    them again (to round-off: other BLAS builds may sum in another order)."""
+    X, y = small
+    recorded = {
+        None: ([0.7155779474900865, 0.7006706091108501, 0.7344662909235542,
+                0.715861295456004, 0.7053560938559895, 0.7348262947889919,
+                0.7702489483849138, 0.789046567755785, 0.7788744620789786,
+                0.7187081544447104, 0.6996808333388995, 0.7223609563781603,
+                0.8514053068219594, 0.8136960578508933, 0.8478832980404681,
+                0.6471415933864765, 0.6665195792329008, 0.6410953479612529],
+               (2.0, 0.0, 211),
+               [10.422402408680911, 8.11593631510811, -2.9467634058805796,
+                13.612434989631176, 5.682202276946432], -3.1272466499404725),
+        "neg_mean_absolute_error": (
+               [-2.202266469474076, -1.8587628916584593, -2.014105801208951,
+                -2.207867582880269, -1.8520914719363863, -2.029467478946978,
+                -2.089535649445632, -1.6123104029158837, -1.8785663264887613,
+                -2.251259634916191, -1.8362008779070942, -2.0918377098438006,
+                -1.7178410332620186, -1.5761859350920322, -1.7192464911840664,
+                -2.684022768820628, -1.921004768810625, -2.409459970839347],
+               (0.5, 0.0, 111),
+               [5.2665860610176525, 5.903487228536139, 0.7347933440867953,
+                11.850315618991822, 4.890690563520753], 0.09101060183733267),
+    }
+    for scoring, (path, choice, coef, intercept) in recorded.items():
+        reg = SoftmaxAttentionRegressorCV(**dict(FAST, shrinkages=[0.0], scoring=scoring))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            reg.fit(X, y)
+        np.testing.assert_allclose(reg.score_path_.ravel(), path, rtol=1e-10)
+        assert (reg.attention_scale_, reg.alpha_, reg.n_iter_) == choice
+        np.testing.assert_allclose(reg.coef_, coef, rtol=1e-10)
+        assert reg.intercept_ == pytest.approx(intercept, rel=1e-10)
