@@ -10,6 +10,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn import _cv
 from sklearn_softattn._cv import attention_scale_grid, choose_point
 from sklearn_softattn.datasets import make_gaussian_regression
 
@@ -335,3 +336,32 @@ def test_the_path_function_gives_the_recorded_path_and_model(small):
         assert (reg.attention_scale_, reg.alpha_, reg.n_iter_) == choice
         np.testing.assert_allclose(reg.coef_, coef, rtol=1e-10)
         assert reg.intercept_ == pytest.approx(intercept, rel=1e-10)
+
+
+def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear, monkeypatch):
+    """Along increasing scales, a fold's path stops once its validation R² is more
+    than the margin below its best so far: its sharper points are -inf, never
+    chosen and no failure (no warning); the points fitted are unchanged."""
+    X, y = linear[0][:120], linear[1][:120]
+    margin, count = _cv.EARLY_STOP
+    assert count == 1  # (the check below is of one point)
+    params = dict(attention_scales=[0.01, 3.0, 10.0, 30.0], alphas=[0.0], shrinkages=[0.0],
+                  cv=3, max_iter=30, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("error", UserWarning)
+        reg = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+        monkeypatch.setattr(_cv, "EARLY_STOP", None)
+        full = SoftmaxAttentionRegressorCV(**params).fit(X, y).score_path_
+    path = reg.score_path_
+    for fold in range(3):
+        scores = full[:, 0, 0, fold]
+        fallen = scores < np.maximum.accumulate(scores) - margin
+        stop = np.flatnonzero(fallen)[0] if fallen[:-1].any() else len(scores) - 1
+        np.testing.assert_array_equal(path[: stop + 1, 0, 0, fold], scores[: stop + 1])
+        assert np.all(path[stop + 1:, 0, 0, fold] == -np.inf)
+    assert np.isneginf(path).any() and not np.isnan(path).any()  # this data set stops early
+    assert reg.attention_scale_ == 0.01
+    # A skipped point is never chosen, even with every fitted point worse.
+    skipped = np.array([[[0.5, 0.6]], [[-np.inf, 0.9]]])[:, :, None]
+    assert choose_point(skipped, "best") == choose_point(skipped, "2se") == (0, 0, 0)
