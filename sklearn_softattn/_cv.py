@@ -447,7 +447,8 @@ coef_, intercept_, n_iter_, loss_curve_
     -----
     The cost is about ``n_folds * n_alphas * n_shrinkages`` fits along the
     path, plus one refit along its start up to the chosen scale; warm starts
-    make every point after the first cheap. Fit on standardized targets or
+    make every point after the first cheap, and a fold's path stops where its
+    validation score has clearly fallen (see ``score_path_``). Fit on standardized targets or
     not: scores and the regularizers do not depend on the scale of ``y``.
 
     When tuning :class:`SoftmaxAttentionRegressor` with
