@@ -30,7 +30,7 @@ data set of ``--rules`` unless ``--only``.
 (sequential), without and with its early stop, beside ``GridSearchCV`` over the
 same grid of ``SoftmaxAttentionRegressor`` and the same folds: passes, time,
 the best mean validation score and their ratios, in the same run; on
-friedman1, diabetes and linear unless ``--only``.
+friedman1, diabetes and linear unless ``--only``; ``--solver lbfgs`` for both.
 """
 
 import argparse
@@ -354,18 +354,20 @@ def stop_rules(datasets, margins=(0.01, 0.02, 0.05, 0.1, 0.2), counts=(1, 2),
                                    for c in changed.values()) + " |", flush=True)
 
 
-def speed(datasets):
+def speed(datasets, solver="gd"):
     """The CV fit without and with its early stop, and GridSearchCV over the same grid
-    and folds: passes, time and best mean validation score, in the same run."""
+    and folds (the same ``solver``): passes, time and best mean validation score, in
+    the same run."""
+    print(f"solver={solver!r}")
     print("| data set | n × d | fit | passes | time (s) | best mean score | chosen "
           "(scale/alpha/shrinkage) | GridSearchCV time / this |")
     print("|---|---|---|---|---|---|---|---|")
     for name in track(datasets, "speed"):
         X, y = DATASETS[name]()
-        cv_est = SoftmaxAttentionRegressorCV(random_state=0)
+        cv_est = SoftmaxAttentionRegressorCV(solver=solver, random_state=0)
         grid = {"attention_scale": attention_scale_grid(cv_est.attention_scales),
                 "alpha": list(cv_est.alphas), "shrinkage": list(cv_est.shrinkages)}
-        search = GridSearchCV(SoftmaxAttentionRegressor(random_state=0), grid,
+        search = GridSearchCV(SoftmaxAttentionRegressor(solver=solver, random_state=0), grid,
                               cv=KFold(5, shuffle=True, random_state=0))
         rows = []
         for label, stop in (("CV, every point", None), ("CV, early stop", _cv.EARLY_STOP),
@@ -421,6 +423,7 @@ if __name__ == "__main__":
     parser.add_argument("--ridge-end", action="store_true")
     parser.add_argument("--stop", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--solver", default="gd", help="the solver of --speed")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None)
     args = parser.parse_args()
@@ -439,7 +442,7 @@ if __name__ == "__main__":
     elif args.stop:
         stop_rules(names)
     elif args.speed:
-        speed(names)
+        speed(names, args.solver)
     elif args.ridge_end:
         ridge_end(names, n_folds)
     elif args.path:

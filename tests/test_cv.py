@@ -365,3 +365,28 @@ def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear, monkeypa
     # A skipped point is never chosen, even with every fitted point worse.
     skipped = np.array([[[0.5, 0.6]], [[-np.inf, 0.9]]])[:, :, None]
     assert choose_point(skipped, "best") == choose_point(skipped, "2se") == (0, 0, 0)
+
+
+def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small):
+    """The path over two scales is its first point, then a path of one scale started
+    from it (K0, V0); the point's fitted attributes predict as the refit does."""
+    X, y = small
+    params = SoftmaxAttentionRegressor(alpha=0.0, max_iter=30, random_state=0).get_params()
+    Y, w = y[:, None], np.ones(len(y))
+    problem = _cv._problem(params, X, Y, w, np.random.RandomState(0))
+    both = list(_cv.attention_path(problem, [0.1, 1.0], params))
+    first, = _cv.attention_path(problem, [0.1], params)
+    resumed, = _cv.attention_path(problem, [1.0], params, K0=first.K, V0=first.V)
+    for a, b in ((both[0], first), (both[1], resumed)):
+        np.testing.assert_array_equal(a.K, b.K)
+        np.testing.assert_array_equal(a.V, b.V)
+        assert a.n_iter == len(a.loss_curve) == b.n_iter
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], alphas=[0.0],
+                                          shrinkages=[0.0], cv=2, max_iter=30,
+                                          random_state=0).fit(X, y)
+    chosen = both[reg.attention_scales_.tolist().index(reg.attention_scale_)]
+    np.testing.assert_array_equal(reg.key_query_, chosen.K)
+    np.testing.assert_array_equal(reg.predict(X), _cv.layer_predict(
+        _cv._fitted_attributes(chosen.K, chosen.V, problem, 1), X))
