@@ -390,3 +390,27 @@ def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small)
     np.testing.assert_array_equal(reg.key_query_, chosen.K)
     np.testing.assert_array_equal(reg.predict(X), _cv.layer_predict(
         _cv._fitted_attributes(chosen.K, chosen.V, problem, 1), X))
+
+
+def test_a_scorer_gets_a_model_of_its_own_at_each_point(small):
+    """Each point is scored on a fitted model of its own, with the point's parameters;
+    none is changed after it was scored."""
+    X, y = small
+    seen = []
+
+    def recording(model, X, y, sample_weight=None):
+        seen.append((model, model.get_params(), model.key_query_.copy()))
+        return model.score(X, y, sample_weight)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg = SoftmaxAttentionRegressorCV(**dict(FAST, scoring=recording)).fit(X, y)
+        plain = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
+    np.testing.assert_array_equal(reg.score_path_, plain.score_path_)
+    assert len({id(model) for model, _, _ in seen}) == len(seen) == reg.score_path_.size
+    points = [(p["attention_scale"], p["alpha"]) for _, p, _ in seen]
+    one_fold = [(s, a) for a in FAST["alphas"] for s in FAST["attention_scales"]]
+    assert points == one_fold * 3
+    for model, params, K in seen:
+        assert model.get_params() == params
+        np.testing.assert_array_equal(model.key_query_, K)
