@@ -208,7 +208,7 @@ def test_cv_estimator_folds_on_a_dask_cluster(data):
                                       shrinkages=[0.0], cv=3, max_iter=20, random_state=0)
     sequential = clone(reg).fit(X, y)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client, joblib.parallel_config(backend="dask"):
             with distributed.get_task_stream(client) as stream:
                 on_dask = clone(reg).fit(X, y)
