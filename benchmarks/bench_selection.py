@@ -7,6 +7,8 @@
     python benchmarks/bench_selection.py --linear-end   # the small-scale end on the paper's data
     python benchmarks/bench_selection.py --rules        # the CV estimator's selection rules
     python benchmarks/bench_selection.py --ridge-end    # shrinkage at the linear end, beside RidgeCV
+    python benchmarks/bench_selection.py --stop         # early stops of the path, simulated
+    python benchmarks/bench_selection.py --speed        # the CV fit against GridSearchCV
 
 Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the
 mean fit time of one fold, on data that ship with scikit-learn or statsmodels
@@ -14,6 +16,21 @@ mean fit time of one fold, on data that ship with scikit-learn or statsmodels
 the data sets; ``--quick`` uses 2 folds and the first 3 data sets (a smoke run).
 ``--rules`` also runs smaller draws of the nonlinear sets (``SMALLER``).
 Progress (the data set running, the time left) goes to stderr.
+
+``--stop``: the CV estimator's inner score paths at its defaults on all the
+rows, every point fitted, with the passes over the data of each point; then,
+for each candidate rule for stopping a path early (its validation R² more than
+a margin below its best so far at a count of consecutive points; on one fold,
+or on every fold at once), the data sets on which a selection rule would
+choose another point and the share of passes saved. A stop changes no point
+before it, so the full paths give every rule's outcome exactly. Runs every
+data set of ``--rules`` unless ``--only``.
+
+``--speed``: the CV estimator's fit at its defaults on all the rows
+(sequential), without and with its early stop, beside ``GridSearchCV`` over the
+same grid of ``SoftmaxAttentionRegressor`` and the same folds: passes, time,
+the best mean validation score and their ratios, in the same run; on
+friedman1, diabetes and linear unless ``--only``; ``--solver lbfgs`` for both.
 """
 
 import argparse
@@ -28,17 +45,22 @@ from sklearn.datasets import load_diabetes, make_friedman1, make_friedman2, make
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, RidgeCV
-from sklearn.metrics import check_scoring
-from sklearn.model_selection import KFold, cross_validate
+from sklearn.model_selection import GridSearchCV, KFold, cross_validate
 from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import sklearn_softattn._estimator as estimator_module
-from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from bench_solvers import Recorder
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _cv
 from sklearn_softattn._attention import attention_forward
-from sklearn_softattn._callbacks import Task
-from sklearn_softattn._cv import _fold_scores, choose_point
+from sklearn_softattn._cv import (
+    _fold_scores,
+    attention_scale_grid,
+    choose_point,
+    inner_folds,
+    penalty_grid,
+)
 from sklearn_softattn._geometry import feature_scale, whitening
 from sklearn_softattn._progress import track
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
@@ -205,10 +227,9 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 inner = SoftmaxAttentionRegressorCV(random_state=0).fit(X[train], y[train])
                 # Every point of the path refitted on the outer training rows.
-                estimator = inner._path_estimator()
-                outer = _fold_scores(estimator, check_scoring(estimator), X, y[:, None],
+                outer = _fold_scores(inner._path_params(), None, X, y[:, None],
                                      np.ones(len(y)), 1, train, test, inner.attention_scales_,
-                                     inner.alphas_, inner.shrinkages_, Task(None, estimator))
+                                     inner.alphas_, inner.shrinkages_, stop=None)
             ls = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
             least_squares.append(ls)
             for rule in selections:
@@ -255,6 +276,130 @@ def _shrunk_whitening(covariance, shrinkage):
     return whitening(shrunk)
 
 
+def full_paths(X, y):
+    """The CV estimator's inner score path at its defaults with every point fitted,
+    and the passes over the data of each point (same shape)."""
+    est = SoftmaxAttentionRegressorCV(random_state=0)
+    X, Y, w, y_ndim = est._check_training_data(X, y, None, reset=True, positive_only=False)
+    scales = attention_scale_grid(est.attention_scales)
+    alphas, shrinkages = penalty_grid(est.alphas, "alphas"), penalty_grid(est.shrinkages, "")
+    scores, passes = [], []
+    path = _cv.attention_path
+    for train, test in inner_folds(est.cv, X, Y[:, 0], w, est.random_state):
+        per_point = []
+
+        def counted(*args, **kwargs):
+            before = rec.passes
+            for point in path(*args, **kwargs):
+                per_point.append(rec.passes - before)
+                yield point
+                before = rec.passes
+
+        _cv.attention_path = counted
+        try:
+            with Recorder() as rec, warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                scores.append(_fold_scores(est._path_params(), None, X, Y, w, y_ndim, train,
+                                           test, scales, alphas, shrinkages))
+        finally:
+            _cv.attention_path = path
+        passes.append(np.reshape(per_point, (len(alphas), len(shrinkages), len(scales)))
+                      .transpose(2, 0, 1))
+    return np.stack(scores, axis=-1), np.stack(passes, axis=-1)
+
+
+def skipped(score_path, margin, count, every_fold):
+    """The points a stopping rule leaves unfitted: those after the first point where a
+    fold's score has been more than ``margin`` below its best so far at ``count``
+    consecutive points (on every fold at once, with ``every_fold``)."""
+    fell = score_path < np.maximum.accumulate(score_path, axis=0) - margin
+    run = np.zeros(score_path.shape, dtype=int)
+    for s in range(len(score_path)):
+        run[s] = np.where(fell[s], (run[s - 1] if s else 0) + 1, 0)
+    stop = run >= count
+    if every_fold:
+        stop = np.broadcast_to(stop.all(axis=-1, keepdims=True), stop.shape)
+    stopped = np.cumsum(stop, axis=0) > 0
+    return np.concatenate([np.zeros_like(stopped[:1]), stopped[:-1]])
+
+
+def stop_rules(datasets, margins=(0.01, 0.02, 0.05, 0.1, 0.2), counts=(1, 2),
+               selections=("2se", "1se", "best")):
+    """Every candidate stopping rule, simulated on the full inner paths."""
+    paths = {}
+    for name in track(datasets, "stop"):
+        paths[name] = full_paths(*{**DATASETS, **SMALLER}[name]())
+    print(f"{len(paths)} data sets, the CV estimator's defaults; passes saved of the "
+          "folds' paths; data sets where a selection rule chooses another point, and "
+          "the largest loss of mean validation R² there")
+    print("| stops when | margin | count | passes saved | "
+          + " | ".join(f"{r} changed" for r in selections) + " |")
+    print("|---|---|---|---|" + "---|" * len(selections))
+    for every_fold in (False, True):
+        for margin in margins:
+            for count in counts:
+                saved = total = 0
+                changed = {r: [] for r in selections}
+                for name, (scores, passes) in paths.items():
+                    skip = skipped(scores, margin, count, every_fold)
+                    saved, total = saved + passes[skip].sum(), total + passes.sum()
+                    stopped = np.where(skip, _cv.SKIPPED, scores)
+                    for rule in selections:
+                        before, after = choose_point(scores, rule), choose_point(stopped, rule)
+                        if before != after:
+                            changed[rule].append(scores[before].mean() - scores[after].mean())
+                print(f"| {'every fold' if every_fold else 'one fold'} | {margin:g} | {count} "
+                      f"| {saved / total:.1%} | "
+                      + " | ".join(f"{len(c)}" + (f" ({max(c):.3f})" if c else "")
+                                   for c in changed.values()) + " |", flush=True)
+
+
+def speed(datasets, solver="gd"):
+    """The CV fit without and with its early stop, and GridSearchCV over the same grid
+    and folds (the same ``solver``): passes, time and best mean validation score, in
+    the same run."""
+    print(f"solver={solver!r}")
+    print("| data set | n × d | fit | passes | time (s) | best mean score | chosen "
+          "(scale/alpha/shrinkage) | GridSearchCV passes / this | GridSearchCV time / this |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in track(datasets, "speed"):
+        X, y = DATASETS[name]()
+        cv_est = SoftmaxAttentionRegressorCV(solver=solver, random_state=0)
+        grid = {"attention_scale": attention_scale_grid(cv_est.attention_scales),
+                "alpha": list(cv_est.alphas), "shrinkage": list(cv_est.shrinkages)}
+        search = GridSearchCV(SoftmaxAttentionRegressor(solver=solver, random_state=0), grid,
+                              cv=KFold(5, shuffle=True, random_state=0))
+        rows = []
+        for label, stop in (("CV, every point", None), ("CV, early stop", _cv.EARLY_STOP),
+                            ("GridSearchCV", None)):
+            model = search if label == "GridSearchCV" else cv_est
+            default, _cv.EARLY_STOP = _cv.EARLY_STOP, stop
+            try:
+                with Recorder() as rec, warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    start = time.perf_counter()
+                    model.fit(X, y)
+                    elapsed = time.perf_counter() - start
+            finally:
+                _cv.EARLY_STOP = default
+            if model is search:
+                best, params = search.best_score_, search.best_params_
+                chosen = (f"{params['attention_scale']:.2g}/{params['alpha']:g}/"
+                          f"{params['shrinkage']:g}")
+            else:
+                mean = np.where(np.isfinite(cv_est.score_path_).all(axis=-1),
+                                cv_est.score_path_.mean(axis=-1), -np.inf)
+                best = mean.max()
+                chosen = (f"{cv_est.attention_scale_:.2g}/{cv_est.alpha_:g}/"
+                          f"{cv_est.shrinkage_:g}")
+            rows.append((label, rec.passes, elapsed, best, chosen))
+        grid_passes, grid_time = rows[-1][1:3]
+        for label, passes, elapsed, best, chosen in rows:
+            print(f"| {name} | {X.shape[0]} × {X.shape[1]} | {label} | {passes} | {elapsed:.1f} "
+                  f"| {best:.4f} | {chosen} | {grid_passes / passes:.2f} "
+                  f"| {grid_time / elapsed:.2f} |", flush=True)
+
+
 def linear_end(scales=(0.001, 0.01, 0.1, 0.3, 1.0), seeds=(0, 1)):
     """Excess risk of predict over least squares' on the paper's setting, against the scale."""
     print("seed | " + " | ".join(f"attention_scale={s:g}" for s in scales))
@@ -277,6 +422,9 @@ if __name__ == "__main__":
     parser.add_argument("--linear-end", action="store_true")
     parser.add_argument("--rules", action="store_true")
     parser.add_argument("--ridge-end", action="store_true")
+    parser.add_argument("--stop", action="store_true")
+    parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--solver", default="gd", help="the solver of --speed")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None)
     args = parser.parse_args()
@@ -284,12 +432,18 @@ if __name__ == "__main__":
     n_folds = 5
     if args.quick:
         names, n_folds = names[:3], 2
-    if args.rules and args.only is None and not args.quick:
+    if args.speed and args.only is None:
+        names = ["friedman1", "diabetes", "linear"]
+    if (args.rules or args.stop) and args.only is None and not args.quick:
         names += list(SMALLER)
     if args.linear_end:
         linear_end()
     elif args.rules:
         rules(names, n_folds)
+    elif args.stop:
+        stop_rules(names)
+    elif args.speed:
+        speed(names, args.solver)
     elif args.ridge_end:
         ridge_end(names, n_folds)
     elif args.path:

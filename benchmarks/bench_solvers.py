@@ -55,8 +55,8 @@ from sklearn_softattn import (
     _objective,
     _solvers,
 )
-from sklearn_softattn._callbacks import Task
-from sklearn_softattn._cv import attention_scale_grid, scale_path
+from sklearn_softattn._cv import attention_path, attention_scale_grid
+from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
 from sklearn_softattn._geometry import renormalize
 from sklearn_softattn.datasets import make_gaussian_regression
 
@@ -152,20 +152,22 @@ def run_path(X, y, solver, alpha, scales, first_order_test):
         # the first-order test on or off at the start of gd and lbfgs, and after
         # every lbfgs iteration
         warnings.simplefilter("ignore", ConvergenceWarning)
-        path = scale_path(estimator, problem, scales, rng, Task(None, estimator), y_ndim)
+        path = attention_path(problem, scales, estimator.get_params(), random_state=rng,
+                              y_ndim=y_ndim)
         while True:
             before, first, start = rec.passes, len(rec.curve), time.perf_counter()
             try:
-                K, V, progress, _ = next(path)
+                point = next(path)
             except StopIteration:
                 break
             elapsed = time.perf_counter() - start
-            estimator._store(K, V, problem, y_ndim)
-            points.append(dict(passes=rec.passes - before, objective=progress.loss_curve[-1],
+            attributes = _fitted_attributes(point.K, point.V, problem, y_ndim)
+            points.append(dict(passes=rec.passes - before, objective=point.loss_curve[-1],
                                loss_scale=problem.loss_scale,
-                               iterations=progress.n_iter, time=elapsed,
+                               iterations=point.n_iter, time=elapsed,
                                curve=[(loss, p - before) for loss, p in rec.curve[first:]],
-                               predictions=estimator.predict(X), end=(K, V)))
+                               predictions=layer_predict(attributes, X),
+                               end=(point.K, point.V)))
     return points
 
 
@@ -174,14 +176,14 @@ def lbfgs_from_starts(X, y, alpha, scales, gd_points):
     estimator, X, y_ndim, rng, problem = _path_problem(X, y, "lbfgs", alpha)
     reached = []
     for i, scale in enumerate(scales):
-        estimator.set_params(attention_scale=scale)
+        params = estimator.get_params() | {"attention_scale": scale}
         if i == 0:
-            K, V = estimator._initial_params(problem, rng)
+            K, V = initial_params(problem, params, rng)
         else:
             K, V = renormalize(*gd_points[i - 1]["end"], scale, problem.W_inv)
         with Recorder() as rec, warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            estimator._solve(problem, K, V, rng, max_iter=estimator.max_iter, loss_curve=[])
+            solve(problem, K, V, params, rng, max_iter=params["max_iter"], loss_curve=[])
         target = gd_points[i]["objective"]
         reached.append((rec.passes_to(target),
                         (rec.curve[-1][0] - target) / problem.loss_scale))

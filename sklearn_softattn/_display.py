@@ -39,7 +39,8 @@ class ScorePathDisplay:
     the folds against ``attention_scale`` (log axis), with a band of one
     standard deviation of the folds' scores, the chosen point marked and the
     least-squares end of the path labelled (its first point, when its scale is
-    at most ``0.01``: nearly linear attention, as in the default grid). Use
+    at most ``0.01``: nearly linear attention, as in the default grid). A
+    point that a fold's path skipped (its early stop) is a gap in its line. Use
     :meth:`ScorePathDisplay.from_estimator` to make one from a fitted
     :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV`; all parameters
     are stored as attributes.
@@ -147,7 +148,9 @@ class ScorePathDisplay:
         if ax is None:
             _, ax = plt.subplots()
         scales = np.asarray(self.attention_scales)
-        mean, std = self.scores.mean(axis=-1), self.scores.std(axis=-1)
+        # A point its path skipped (-inf on a fold) is a gap in its line.
+        scores = np.where(np.isneginf(self.scores), np.nan, self.scores)
+        mean, std = scores.mean(axis=-1), scores.std(axis=-1)
         self.lines_, self.fill_between_ = [], None if std_display_style is None else []
         for j, label in enumerate(self.labels):
             (line,) = ax.plot(scales, mean[:, j], **{"marker": "o", "markersize": 3,

@@ -133,11 +133,113 @@ def _fitted_attributes(K, V, problem, y_ndim):
     )
 
 
+def layer_predict(attributes, X, n_jobs=None):
+    """Predictions at validated ``X`` of the model with the fitted ``attributes``
+    (as :func:`_fitted_attributes` gives them); 1-D for a 1-D ``coef_``."""
+    x_offset = attributes["x_offset_"]
+    y = attributes["y_offset_"] + attention_forward(
+        X - x_offset,
+        attributes["context_"] - x_offset,
+        attributes["key_query_"],
+        attributes["value_"],
+        attributes["context_weight_"],
+        n_jobs,
+    )
+    return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
+
+
 def _iteration_hook(task, problem, y_ndim):
     """``task``'s per-iteration hook for parameters in the solver's coordinates."""
     return task.iteration_hook(
         lambda K, V: _fitted_attributes(*change_basis(K, V, problem.T), problem, y_ndim)
     )
+
+
+def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
+          optimizer=None, on_iteration=None):
+    """Run the solver on ``problem`` from the raw parameters ``(K, V)``.
+
+    ``params`` are :class:`SoftmaxAttentionRegressor`'s (a dict, as
+    ``get_params`` gives them): its ``attention_scale``, ``alpha`` and
+    ``shrinkage`` apply, so that one problem serves a whole path of them.
+    ``"sgd"``/``"adam"`` continue with ``optimizer`` (Adam's moments, a halved
+    learning rate) when one of their kind is given, as ``partial_fit`` does.
+    ``on_iteration(K, V)`` reports each iteration, in the solver's
+    coordinates, to the callbacks.
+
+    Returns the raw ``(K, V)``, the :class:`Progress`, whether it converged,
+    and the minibatch optimizer as it ends (None for the full-batch solvers).
+    """
+    T, T_inv, objective = problem.T, problem.T_inv, problem.objective
+    loss_scale = problem.loss_scale
+    objective = replace(
+        objective,
+        strength=params["alpha"] * loss_scale if params["regularization"] == "balance" else 0.0,
+        shrinkage=params["shrinkage"],
+    )
+    project = (Renormalization(params["attention_scale"], objective.P) if params["renormalize"]
+               else Renormalization())
+
+    validation_score = None
+    if validation is not None:
+        X_val, Y_val, w_val = validation
+        Z_val, Yc_val = (X_val - problem.x_offset) @ T, Y_val - problem.y_offset
+        total = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
+
+        def validation_score(K, V):
+            residual = attention_forward(Z_val, objective.context, K, V,
+                                         objective.context_weight, params["n_jobs"]) - Yc_val
+            return 1 - np.sum(w_val @ residual**2) / max(total, np.finfo(float).tiny)
+
+    progress = Progress(params["tol"], params["n_iter_no_change"], loss_scale,
+                        validation_score=validation_score, verbose=params["verbose"],
+                        loss_curve=loss_curve, on_iteration=on_iteration)
+    solver = params["solver"]
+    learning_rate = (
+        _AUTO_LEARNING_RATE.get(solver)
+        if params["learning_rate"] == "auto"
+        else params["learning_rate"]
+    )
+    K, V = change_basis(K, V, T_inv)
+    if solver == "lbfgs":
+        K, V, converged = lbfgs(objective, K, V, max_iter=max_iter, project=project,
+                                progress=progress)
+        optimizer = None
+    elif solver == "gd":
+        K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
+                             max_iter=max_iter, project=project, progress=progress)
+        optimizer = None
+    else:
+        batch_size = _batch_size(params["batch_size"], objective.Z.shape[0])
+        if not isinstance(optimizer, OPTIMIZERS[solver]):
+            optimizer = OPTIMIZERS[solver](learning_rate)
+        K, V, converged, optimizer = minibatch(
+            objective, K, V, optimizer=optimizer, batch_size=batch_size,
+            max_iter=max_iter, project=project, progress=progress, random_state=rng,
+        )
+    if progress.best_params is not None:
+        K_best, V_best = progress.best_params
+        progress.best_params = change_basis(K_best, V_best, T)
+    return *change_basis(K, V, T), progress, converged, optimizer
+
+
+def initial_params(problem, params, rng):
+    """Initial raw ``(K, V)`` of ``params["init"]``, renormalized to
+    ``params["attention_scale"]`` (``params`` as for :func:`solve`)."""
+    W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
+    if params["init"] == "spectral":
+        A = problem.objective.standardize
+        shrinkage = params["shrinkage"]
+        ridge = shrinkage * (A @ A.T) if shrinkage > 0 else None
+        K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight, ridge)
+        K, V = change_basis(K, V, W)  # whitened to raw
+    else:
+        # The targets' root mean square per output: L₀ = mean squared norm / 2.
+        target_scale = np.sqrt(2 * problem.loss_scale / Yc.shape[1])
+        K, V = random_init(W.shape[0], Yc.shape[1], target_scale, rng, Yc.dtype)
+        if params["preconditioner"] == "covariance":
+            K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
+    return renormalize(K, V, params["attention_scale"], W_inv)
 
 
 class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
@@ -188,15 +290,7 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        y = self.y_offset_ + attention_forward(
-            X - self.x_offset_,
-            self.context_ - self.x_offset_,
-            self.key_query_,
-            self.value_,
-            self.context_weight_,
-            self.n_jobs,
-        )
-        return y.ravel() if np.ndim(self.coef_) == 1 else y
+        return layer_predict(vars(self), X, self.n_jobs)
 
     def attention_weights(self, X, top_k=None):
         """The softmax weights of each row of ``X`` over the context rows.
@@ -603,10 +697,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             # With renormalize=True the solver first rescales them to attention_scale.
             K, V = self.key_query_, self.value_
         else:
-            K, V = self._initial_params(problem, rng)
+            K, V = initial_params(problem, self.get_params(), rng)
         keep_curve = self.warm_start and hasattr(self, "loss_curve_")
-        K, V, progress, converged = self._solve(
-            problem, K, V, rng,
+        K, V, progress, converged, self._optimizer = solve(
+            problem, K, V, self.get_params(), rng,
             max_iter=self.max_iter,
             loss_curve=self.loss_curve_ if keep_curve else [],
             validation=validation,
@@ -667,7 +761,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         rng = check_random_state(self.random_state)
         if first:
             problem = self._problem(X, Y, sample_weight, rng)
-            K, V = self._initial_params(problem, rng)
+            K, V = initial_params(problem, self.get_params(), rng)
         else:
             if Y.shape[1] != self.value_.shape[0] or y_ndim != np.ndim(self.coef_):
                 raise ValueError(
@@ -685,9 +779,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                 statistics=(self.x_offset_, self.y_offset_, self._covariance),
             )
             K, V = self.key_query_, self.value_
-        K, V, progress, _ = self._solve(
-            problem, K, V, rng,
-            max_iter=1, loss_curve=[] if first else self.loss_curve_, resume=not first,
+        K, V, progress, _, self._optimizer = solve(
+            problem, K, V, self.get_params(), rng,
+            max_iter=1, loss_curve=[] if first else self.loss_curve_,
+            optimizer=None if first else getattr(self, "_optimizer", None),
         )
         self._store(K, V, problem, y_ndim)
         self.n_iter_ = 1 if first else self.n_iter_ + 1
@@ -764,69 +859,6 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                         context_X=context_X, x_offset=x_offset, y_offset=y_offset,
                         covariance=covariance, loss_scale=loss_scale)
 
-    def _solve(self, problem, K, V, rng, *, max_iter, loss_curve, validation=None,
-               resume=False, on_iteration=None):
-        """Run the solver on ``problem`` from the raw parameters ``(K, V)``.
-
-        The current ``attention_scale``, ``alpha`` and ``shrinkage`` apply, so
-        that one problem serves a whole path of them. With ``resume``,
-        ``"sgd"``/``"adam"`` continue with the optimizer of the previous call
-        (Adam's moments, a halved learning rate), as ``partial_fit`` does.
-        ``on_iteration(K, V)`` reports each iteration, in the solver's
-        coordinates, to the callbacks.
-
-        Returns the raw ``(K, V)``, the :class:`Progress` and whether it converged.
-        """
-        T, T_inv, objective = problem.T, problem.T_inv, problem.objective
-        loss_scale = problem.loss_scale
-        objective = replace(
-            objective,
-            strength=self.alpha * loss_scale if self.regularization == "balance" else 0.0,
-            shrinkage=self.shrinkage,
-        )
-        project = (Renormalization(self.attention_scale, objective.P) if self.renormalize
-                   else Renormalization())
-
-        validation_score = None
-        if validation is not None:
-            X_val, Y_val, w_val = validation
-            Z_val, Yc_val = (X_val - problem.x_offset) @ T, Y_val - problem.y_offset
-            total = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
-
-            def validation_score(K, V):
-                residual = attention_forward(Z_val, objective.context, K, V,
-                                             objective.context_weight, self.n_jobs) - Yc_val
-                return 1 - np.sum(w_val @ residual**2) / max(total, np.finfo(float).tiny)
-
-        progress = Progress(self.tol, self.n_iter_no_change, loss_scale,
-                            validation_score=validation_score, verbose=self.verbose,
-                            loss_curve=loss_curve, on_iteration=on_iteration)
-        learning_rate = (
-            _AUTO_LEARNING_RATE.get(self.solver)
-            if self.learning_rate == "auto"
-            else self.learning_rate
-        )
-        K, V = change_basis(K, V, T_inv)
-        if self.solver == "lbfgs":
-            K, V, converged = lbfgs(objective, K, V, max_iter=max_iter, project=project,
-                                    progress=progress)
-        elif self.solver == "gd":
-            K, V, converged = gd(objective, K, V, learning_rate=learning_rate,
-                                 max_iter=max_iter, project=project, progress=progress)
-        else:
-            batch_size = _batch_size(self.batch_size, objective.Z.shape[0])
-            optimizer = getattr(self, "_optimizer", None) if resume else None
-            if not isinstance(optimizer, OPTIMIZERS[self.solver]):
-                optimizer = OPTIMIZERS[self.solver](learning_rate)
-            K, V, converged, self._optimizer = minibatch(
-                objective, K, V, optimizer=optimizer, batch_size=batch_size,
-                max_iter=max_iter, project=project, progress=progress, random_state=rng,
-            )
-        if progress.best_params is not None:
-            K_best, V_best = progress.best_params
-            progress.best_params = change_basis(K_best, V_best, T)
-        return *change_basis(K, V, T), progress, converged
-
     def _validation_split(self, X, Y, sample_weight, rng):
         n_val = int(np.ceil(self.validation_fraction * X.shape[0]))
         if X.shape[0] - n_val < 2:
@@ -848,19 +880,3 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         self_index = np.full(n_samples, -1)
         self_index[context] = np.arange(len(context))
         return context, self_index
-
-    def _initial_params(self, problem, rng):
-        """Initial raw ``(K, V)``, renormalized to ``attention_scale``."""
-        W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
-        if self.init == "spectral":
-            A = problem.objective.standardize
-            ridge = self.shrinkage * (A @ A.T) if self.shrinkage > 0 else None
-            K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight, ridge)
-            K, V = change_basis(K, V, W)  # whitened to raw
-        else:
-            # The targets' root mean square per output: L₀ = mean squared norm / 2.
-            target_scale = np.sqrt(2 * problem.loss_scale / Yc.shape[1])
-            K, V = random_init(W.shape[0], Yc.shape[1], target_scale, rng, Yc.dtype)
-            if self.preconditioner == "covariance":
-                K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
-        return renormalize(K, V, self.attention_scale, W_inv)

@@ -1,12 +1,16 @@
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.datasets import make_friedman1
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, RidgeCV
 from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn import _cv
 from sklearn_softattn._cv import attention_scale_grid, choose_point
 from sklearn_softattn.datasets import make_gaussian_regression
 
@@ -298,3 +302,119 @@ def test_shrinkages_reach_ridge_on_small_many_featured_data():
     assert ridge_end.shrinkage_ > 0 and ridge_end.attention_scale_ == 0.001
     assert ridge_end.score(X_test, y_test) > least_squares_end.score(X_test, y_test) + 0.03
     assert ridge_end.score(X_test, y_test) > ridge.score(X_test, y_test) - 0.02
+
+
+def test_the_path_function_gives_the_recorded_path_and_model(small):
+    """The score path and refitted model recorded (scikit-learn 1.9.1, numpy 2.4) when
+    the path was fitted by a base estimator whose parameters were set point by point:
+    the plain path function and the scores computed from each point's parameters give
+    them again (to round-off: other BLAS builds may sum in another order)."""
+    X, y = small
+    recorded = {
+        None: ([0.7155779474900865, 0.7006706091108501, 0.7344662909235542,
+                0.715861295456004, 0.7053560938559895, 0.7348262947889919,
+                0.7702489483849138, 0.789046567755785, 0.7788744620789786,
+                0.7187081544447104, 0.6996808333388995, 0.7223609563781603,
+                0.8514053068219594, 0.8136960578508933, 0.8478832980404681,
+                0.6471415933864765, 0.6665195792329008, 0.6410953479612529],
+               (2.0, 0.0, 211),
+               [10.422402408680911, 8.11593631510811, -2.9467634058805796,
+                13.612434989631176, 5.682202276946432], -3.1272466499404725),
+        "neg_mean_absolute_error": (
+               [-2.202266469474076, -1.8587628916584593, -2.014105801208951,
+                -2.207867582880269, -1.8520914719363863, -2.029467478946978,
+                -2.089535649445632, -1.6123104029158837, -1.8785663264887613,
+                -2.251259634916191, -1.8362008779070942, -2.0918377098438006,
+                -1.7178410332620186, -1.5761859350920322, -1.7192464911840664,
+                -2.684022768820628, -1.921004768810625, -2.409459970839347],
+               (0.5, 0.0, 111),
+               [5.2665860610176525, 5.903487228536139, 0.7347933440867953,
+                11.850315618991822, 4.890690563520753], 0.09101060183733267),
+    }
+    for scoring, (path, choice, coef, intercept) in recorded.items():
+        reg = SoftmaxAttentionRegressorCV(**dict(FAST, shrinkages=[0.0], scoring=scoring))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            reg.fit(X, y)
+        np.testing.assert_allclose(reg.score_path_.ravel(), path, rtol=1e-10)
+        assert (reg.attention_scale_, reg.alpha_, reg.n_iter_) == choice
+        np.testing.assert_allclose(reg.coef_, coef, rtol=1e-10)
+        assert reg.intercept_ == pytest.approx(intercept, rel=1e-10)
+
+
+def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear, monkeypatch):
+    """Along increasing scales, a fold's path stops once its validation R² is more
+    than the margin below its best so far: its sharper points are -inf, never
+    chosen and no failure (no warning); the points fitted are unchanged."""
+    X, y = linear[0][:120], linear[1][:120]
+    margin, count = _cv.EARLY_STOP
+    assert count == 1  # (the check below is of one point)
+    params = dict(attention_scales=[0.01, 3.0, 10.0, 30.0], alphas=[0.0], shrinkages=[0.0],
+                  cv=3, max_iter=30, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("error", UserWarning)
+        reg = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+        monkeypatch.setattr(_cv, "EARLY_STOP", None)
+        full = SoftmaxAttentionRegressorCV(**params).fit(X, y).score_path_
+    path = reg.score_path_
+    for fold in range(3):
+        scores = full[:, 0, 0, fold]
+        fallen = scores < np.maximum.accumulate(scores) - margin
+        stop = np.flatnonzero(fallen)[0] if fallen[:-1].any() else len(scores) - 1
+        np.testing.assert_array_equal(path[: stop + 1, 0, 0, fold], scores[: stop + 1])
+        assert np.all(path[stop + 1:, 0, 0, fold] == -np.inf)
+    assert np.isneginf(path).any() and not np.isnan(path).any()  # this data set stops early
+    assert reg.attention_scale_ == 0.01
+    # A skipped point is never chosen, even with every fitted point worse.
+    skipped = np.array([[[0.5, 0.6]], [[-np.inf, 0.9]]])[:, :, None]
+    assert choose_point(skipped, "best") == choose_point(skipped, "2se") == (0, 0, 0)
+
+
+def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small):
+    """The path over two scales is its first point, then a path of one scale started
+    from it (K0, V0); the point's fitted attributes predict as the refit does."""
+    X, y = small
+    params = SoftmaxAttentionRegressor(alpha=0.0, max_iter=30, random_state=0).get_params()
+    Y, w = y[:, None], np.ones(len(y))
+    problem = _cv._problem(params, X, Y, w, np.random.RandomState(0))
+    both = list(_cv.attention_path(problem, [0.1, 1.0], params))
+    first, = _cv.attention_path(problem, [0.1], params)
+    resumed, = _cv.attention_path(problem, [1.0], params, K0=first.K, V0=first.V)
+    for a, b in ((both[0], first), (both[1], resumed)):
+        np.testing.assert_array_equal(a.K, b.K)
+        np.testing.assert_array_equal(a.V, b.V)
+        assert a.n_iter == len(a.loss_curve) == b.n_iter
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], alphas=[0.0],
+                                          shrinkages=[0.0], cv=2, max_iter=30,
+                                          random_state=0).fit(X, y)
+    chosen = both[reg.attention_scales_.tolist().index(reg.attention_scale_)]
+    np.testing.assert_array_equal(reg.key_query_, chosen.K)
+    np.testing.assert_array_equal(reg.predict(X), _cv.layer_predict(
+        _cv._fitted_attributes(chosen.K, chosen.V, problem, 1), X))
+
+
+def test_a_scorer_gets_a_model_of_its_own_at_each_point(small):
+    """Each point is scored on a fitted model of its own, with the point's parameters;
+    none is changed after it was scored."""
+    X, y = small
+    seen = []
+
+    def recording(model, X, y, sample_weight=None):
+        seen.append((model, model.get_params(), model.key_query_.copy()))
+        return model.score(X, y, sample_weight)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg = SoftmaxAttentionRegressorCV(**dict(FAST, scoring=recording)).fit(X, y)
+        plain = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
+    np.testing.assert_array_equal(reg.score_path_, plain.score_path_)
+    assert len({id(model) for model, _, _ in seen}) == len(seen) == reg.score_path_.size
+    points = [(p["attention_scale"], p["alpha"]) for _, p, _ in seen]
+    one_fold = [(s, a) for a in FAST["alphas"] for s in FAST["attention_scales"]]
+    assert points == one_fold * 3
+    for model, params, K in seen:
+        assert model.get_params() == params
+        np.testing.assert_array_equal(model.key_query_, K)

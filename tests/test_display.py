@@ -1,6 +1,7 @@
 """ScorePathDisplay draws the CV estimator's score path (Agg backend)."""
 
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -126,3 +127,17 @@ def test_without_matplotlib(fitted, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib then fails
     with pytest.raises(ImportError, match=r"requires matplotlib.*sklearn-softattn\[examples\]"):
         ScorePathDisplay.from_estimator(fitted)
+
+
+def test_a_skipped_point_is_a_gap_in_its_line():
+    """A point a fold's path skipped (its early stop, -inf) is drawn as a gap, without
+    warnings, and the fitted points keep their means."""
+    scores = np.array([[[0.5, 0.6]], [[0.7, 0.8]], [[-np.inf, 0.4]]])  # scales, lines, folds
+    display = ScorePathDisplay(attention_scales=np.array([0.001, 0.1, 1.0]), scores=scores,
+                               labels=["alpha=0"], chosen=(1, 0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        display.plot()
+    y = display.lines_[0].get_ydata()
+    np.testing.assert_allclose(y[:2], [0.55, 0.75])
+    assert np.isnan(y[2])

@@ -12,12 +12,13 @@ import joblib
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.base import clone
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import r2_score
 from sklearn.model_selection import GridSearchCV, KFold
 
-from sklearn_softattn import SoftmaxAttentionRegressor, _attention
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention
 from sklearn_softattn._attention import attention_forward, attention_loss_grad
 
 
@@ -195,6 +196,27 @@ def test_grid_search_dask(data, dask_client):
         search = _grid().fit(X, y)
     _check_same_search(search, X, y)
     assert dask_client.status == "running"
+
+
+def test_cv_estimator_folds_on_a_dask_cluster(data):
+    """The folds of SoftmaxAttentionRegressorCV run on two dask workers through joblib's
+    dask backend, and give the score path and choice of a sequential fit."""
+    pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    X, y = data
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0, 3.0], alphas=[0.0, 1.0],
+                                      shrinkages=[0.0], cv=3, max_iter=20, random_state=0)
+    sequential = clone(reg).fit(X, y)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster:
+        with distributed.Client(cluster) as client, joblib.parallel_config(backend="dask"):
+            with distributed.get_task_stream(client) as stream:
+                on_dask = clone(reg).fit(X, y)
+    assert stream.data  # the folds ran as tasks on the cluster
+    assert_array_equal(on_dask.score_path_, sequential.score_path_)
+    assert (on_dask.attention_scale_, on_dask.alpha_) == (sequential.attention_scale_,
+                                                          sequential.alpha_)
+    assert_array_equal(on_dask.predict(X), sequential.predict(X))
 
 
 def test_dask_ml_incremental_equals_partial_fit(data, dask_client):
