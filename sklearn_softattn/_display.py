@@ -97,8 +97,7 @@ class ScorePathDisplay:
     ...                                   random_state=0).fit(X, y)
     >>> display = ScorePathDisplay.from_estimator(reg)
     >>> [line.get_label() for line in display.lines_]  # one per (alpha, shrinkage)
-    ['alpha=0, shrinkage=0', 'alpha=0, shrinkage=0.1', 'alpha=1, shrinkage=0', \
-'alpha=1, shrinkage=0.1']
+    ['shrinkage=0', 'shrinkage=0.1']
     >>> plt.close(display.figure_)
     """
 

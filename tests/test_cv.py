@@ -332,7 +332,9 @@ def test_the_path_function_gives_the_recorded_path_and_model(small):
                 11.850315618991822, 4.890690563520753], 0.09101060183733267),
     }
     for scoring, (path, choice, coef, intercept) in recorded.items():
-        reg = SoftmaxAttentionRegressorCV(**dict(FAST, shrinkages=[0.0], scoring=scoring))
+        # Recorded under the two-standard-error rule, the default then.
+        reg = SoftmaxAttentionRegressorCV(**dict(FAST, shrinkages=[0.0], scoring=scoring,
+                                                 selection="2se"))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             reg.fit(X, y)
