@@ -9,16 +9,17 @@ fold and each ``(alpha, shrinkage)``, and keeps the smallest scale whose mean
 validation score is within two standard errors of the best.
 :class:`~sklearn_softattn.ScorePathDisplay` draws that path, as
 ``LassoCV``'s path is drawn in scikit-learn's gallery: the mean validation R²
-against ``attention_scale`` (log axis), one line per ``(alpha, shrinkage)``,
+against ``attention_scale`` (a log axis, linear up to its first positive
+value, so that the linear limit 0 has a place), one line per ``(alpha, shrinkage)``,
 the folds' spread as a band, the chosen point as a star.
 
 Two data sets:
 
 * linear data (the paper's Gaussian design, one target): the path is flat from
-  its least-squares end until the softmax becomes sharp enough to smooth
-  locally, and then falls. The chosen point stays at the linear end;
+  its linear limit until the softmax becomes sharp enough to smooth
+  locally, and then falls. The chosen point stays at the linear limit;
 * ``make_friedman1``, a smooth nonlinear function of 5 of 10 features: the
-  score rises well above the least-squares end before it falls again, and
+  score rises well above the linear limit before it falls again, and
   the chosen point is where the layer is nonlinear.
 
 Set ``SOFTATTN_EXAMPLES_QUICK=1`` for a reduced run.
@@ -46,8 +47,8 @@ warnings.simplefilter("ignore", ConvergenceWarning)
 # %%
 # Fit the cross-validated estimator on both data sets
 # ---------------------------------------------------
-# The defaults: 9 scales from 0.001 to 10, ``alphas=(0, 1)``,
-# ``shrinkages=(0, 0.1)``, 5 shuffled folds.
+# The defaults: the linear limit (0) and 7 scales from 0.01 to 10,
+# ``alphas=(0, 1)``, ``shrinkages=(0, 10, 100)``, 5 shuffled folds.
 n_samples = 150 if QUICK else 400
 small = dict(attention_scales=5, cv=3, max_iter=30) if QUICK else {}
 datasets = {
@@ -65,7 +66,7 @@ for name, (X, y) in datasets.items():
                   list(reg.shrinkages_).index(reg.shrinkage_)]
     print(f"{name}: attention_scale_={reg.attention_scale_:.3g}, alpha_={reg.alpha_:g}, "
           f"shrinkage_={reg.shrinkage_:g}; mean validation R² {chosen:.3f} there, "
-          f"{mean[0].max():.3f} at the least-squares end, {mean.max():.3f} at the best point")
+          f"{mean[0].max():.3f} at the linear limit, {mean.max():.3f} at the best point")
 
 # %%
 # Draw the paths

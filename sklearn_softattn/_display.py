@@ -6,10 +6,6 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 
-# Up to this attention scale the layer is labelled as the least-squares end:
-# nearly linear attention (the default grid starts at 0.001).
-_LINEAR_END = 0.01
-
 
 def check_matplotlib(caller_name):
     """Raise an ImportError naming matplotlib and the extra that installs it."""
@@ -38,8 +34,9 @@ class ScorePathDisplay:
     ``shrinkage``): the mean validation score over
     the folds against ``attention_scale`` (log axis), with a band of one
     standard deviation of the folds' scores, the chosen point marked and the
-    least-squares end of the path labelled (its first point, when its scale is
-    at most ``0.01``: nearly linear attention, as in the default grid). A
+    linear limit labelled. A path that starts at the linear limit itself
+    (``attention_scale=0``, as the default grid does) is drawn on a symmetric
+    log axis, linear up to its first positive scale, so that 0 has a place. A
     point that a fold's path skipped (its early stop) is a gap in its line. Use
     :meth:`ScorePathDisplay.from_estimator` to make one from a fitted
     :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV`; all parameters
@@ -96,8 +93,10 @@ class ScorePathDisplay:
     >>> reg = SoftmaxAttentionRegressorCV(attention_scales=3, cv=3, max_iter=20,
     ...                                   random_state=0).fit(X, y)
     >>> display = ScorePathDisplay.from_estimator(reg)
-    >>> [line.get_label() for line in display.lines_]  # one per (alpha, shrinkage)
-    ['shrinkage=0', 'shrinkage=0.1']
+    >>> len(display.lines_)  # one per (alpha, shrinkage) of the default grid
+    6
+    >>> display.lines_[2].get_label()
+    'alpha=0, shrinkage=100'
     >>> plt.close(display.figure_)
     """
 
@@ -168,12 +167,17 @@ class ScorePathDisplay:
                "label": f"chosen: attention_scale={scales[scale]:.3g}, {self.labels[j]}",
                **(chosen_kw or {})}
         )
-        if scales[0] <= _LINEAR_END:
-            ax.annotate("least squares", xy=(scales[0], mean[0].max()), xytext=(0, 12),
+        positive = scales[scales > 0]
+        if scales[0] == 0:
+            ax.annotate("linear limit", xy=(0, mean[0].max()), xytext=(0, 12),
                         textcoords="offset points", ha="left", fontsize=8,
                         arrowprops=dict(arrowstyle="-", color="0.5"))
+            ax.set_xscale("symlog", linthresh=positive[0] if positive.size else 1.0,
+                          linscale=0.5)
+        else:
+            ax.set_xscale("log")
         n_folds = self.scores.shape[-1]
-        ax.set(xscale="log", xlabel="attention_scale",
+        ax.set(xlabel="attention_scale",
                ylabel=f"validation {self.score_name}, mean of {n_folds} folds")
         ax.legend(fontsize=8)
         self.ax_, self.figure_ = ax, ax.figure

@@ -9,6 +9,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state, check_scalar, gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _attention
@@ -115,11 +116,26 @@ class _Problem:
     covariance: np.ndarray
     loss_scale: float
 
+    def ridge_strength(self, shrinkage):
+        """The objective's weight of the ridge penalty for a ``shrinkage`` in
+        :class:`~sklearn.linear_model.Ridge`'s units: the loss is the weighted
+        mean of squared errors over 2, so ``shrinkage`` over the sum of the
+        weights."""
+        return shrinkage / self.objective.weight.sum()
 
-def _fitted_attributes(K, V, problem, y_ndim):
-    """The fitted attributes of the model with raw parameters ``(K, V)``."""
+
+def _fitted_attributes(K, V, problem, y_ndim, linear=False):
+    """The fitted attributes of the model with raw parameters ``(K, V)``.
+
+    ``linear=True``: the layer's limit as ``attention_scale`` tends to 0, where
+    ``K -> 0`` and ``V -> ∞`` with ``V Σ̂ Kᵀ`` fixed; any ``(K, V)`` on that
+    ray gives its ``coef_``, and ``key_query_`` and ``value_`` are stored as
+    zeros, which is how :func:`layer_predict` knows the model is linear.
+    """
     coef = V @ problem.covariance @ K.T
     intercept = problem.y_offset - coef @ problem.x_offset
+    if linear:
+        K, V = np.zeros_like(K), np.zeros_like(V)
     return dict(
         key_query_=K,
         value_=V,
@@ -135,7 +151,15 @@ def _fitted_attributes(K, V, problem, y_ndim):
 
 def layer_predict(attributes, X, n_jobs=None):
     """Predictions at validated ``X`` of the model with the fitted ``attributes``
-    (as :func:`_fitted_attributes` gives them); 1-D for a 1-D ``coef_``."""
+    (as :func:`_fitted_attributes` gives them); 1-D for a 1-D ``coef_``.
+
+    A zero ``key_query_`` is the linear limit (``attention_scale=0``), which
+    predicts with ``coef_``: no positive scale has a zero key-query matrix.
+    """
+    if not np.any(attributes["key_query_"]):
+        coef = np.atleast_2d(attributes["coef_"])
+        y = np.atleast_1d(attributes["intercept_"]) + X @ coef.T.astype(X.dtype, copy=False)
+        return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
     x_offset = attributes["x_offset_"]
     y = attributes["y_offset_"] + attention_forward(
         X - x_offset,
@@ -175,7 +199,7 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
     objective = replace(
         objective,
         strength=params["alpha"] * loss_scale if params["regularization"] == "balance" else 0.0,
-        shrinkage=params["shrinkage"],
+        shrinkage=problem.ridge_strength(params["shrinkage"]),
     )
     project = (Renormalization(params["attention_scale"], objective.P) if params["renormalize"]
                else Renormalization())
@@ -229,7 +253,7 @@ def initial_params(problem, params, rng):
     W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
     if params["init"] == "spectral":
         A = problem.objective.standardize
-        shrinkage = params["shrinkage"]
+        shrinkage = problem.ridge_strength(params["shrinkage"])
         ridge = shrinkage * (A @ A.T) if shrinkage > 0 else None
         K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight, ridge)
         K, V = change_basis(K, V, W)  # whitened to raw
@@ -240,6 +264,21 @@ def initial_params(problem, params, rng):
         if params["preconditioner"] == "covariance":
             K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
     return renormalize(K, V, params["attention_scale"], W_inv)
+
+
+def linear_limit(problem, params):
+    """Raw ``(K, V)`` whose linear limit ``V Σ̂ Kᵀ`` is the model's as
+    ``attention_scale`` tends to 0: the spectral start's, least squares (ridge
+    regression with ``params["shrinkage"]``) on the training rows.
+
+    This is the infinite-data problem's minimizer, where the spectral
+    initialization starts, whatever ``params["init"]``. Descent on the
+    finite-data objective at a small positive scale can leave it: run to
+    convergence at scale 0.001 on ``make_friedman1``, ``||V||`` grew from
+    1.5e4 to 2.7e6 and the test R² fell from 0.750 to 0.718, since the
+    training loss is not exactly the linear one at any positive scale.
+    """
+    return initial_params(problem, {**params, "init": "spectral", "attention_scale": 1.0}, None)
 
 
 class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
@@ -269,9 +308,9 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
             X, Y, sample_weight = _positive_rows(X, Y, sample_weight, 2 if reset else 1)
         return X, Y, sample_weight, y.ndim
 
-    def _store(self, K, V, problem, y_ndim):
-        """Set the fitted attributes from raw parameters."""
-        vars(self).update(_fitted_attributes(K, V, problem, y_ndim))
+    def _store(self, K, V, problem, y_ndim, linear=False):
+        """Set the fitted attributes from raw parameters (see :func:`_fitted_attributes`)."""
+        vars(self).update(_fitted_attributes(K, V, problem, y_ndim, linear))
 
     def predict(self, X):
         """Predict with the attention layer over the stored context.
@@ -377,7 +416,13 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         :class:`SoftmaxAttentionRegressorCV`. The default, close to least
         squares, is the one fixed value that lost at most 0.02 R² to least
         squares on eleven of twelve benchmark data sets (0.07 on the twelfth,
-        one heavy-tailed feature); every larger one lost more.
+        one heavy-tailed feature); every larger one lost more. ``0`` is the
+        limit itself, computed in closed form without iterations: the linear
+        model ``coef_`` of the spectral start (least squares, or ridge
+        regression with a ``shrinkage``; through the origin with
+        ``fit_intercept=False``), whatever ``init``; ``key_query_`` and
+        ``value_`` are then zero (the softmax is uniform, and the limit of
+        ``V Σ̂ Kᵀ`` is kept in ``coef_``), and ``partial_fit`` does not apply.
 
     init : {"spectral", "random"}, default="spectral"
         ``"spectral"``: the balanced factorization ``V₀ K₀ᵀ = M̂`` of the
@@ -404,16 +449,18 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         regularizes small data; nonlinear data want it weak or off (0).
 
     shrinkage : float, default=0.0
-        Ridge penalty on the layer's linear limit: ``(shrinkage / 2) *
-        ||coef_ * D||²_F`` is added to the objective, ``D`` the features'
-        standard deviations, i.e. ridge regression's penalty on standardized
-        features (and independent of ``regularization``). It depends on
-        ``V Kᵀ`` only, so the renormalization leaves it unchanged, and the
-        spectral start becomes the ridge solution. As ``attention_scale``
-        tends to 0 the model tends to
-        ``make_pipeline(StandardScaler(), Ridge(alpha=shrinkage * n))``, ``n``
-        the sum of the sample weights; 0 is the paper's algorithm, tending to
-        least squares.
+        Ridge penalty on the layer's linear limit, in the units of
+        :class:`~sklearn.linear_model.Ridge`'s ``alpha`` on standardized
+        features: ``shrinkage * ||coef_ * D||²_F / (2 n)`` is added to the
+        objective (a weighted mean of squared errors over 2), ``D`` the
+        features' standard deviations and ``n`` the sum of the sample weights
+        (independent of ``regularization``). It depends on ``V Kᵀ`` only, so
+        the renormalization leaves it unchanged, and the spectral start
+        becomes the ridge solution. As ``attention_scale`` tends to 0 the
+        model tends to ``make_pipeline(StandardScaler(), Ridge(alpha=shrinkage))``,
+        and at 0 it is that model; 0 is the paper's algorithm, tending to
+        least squares. Like ``Ridge``'s ``alpha``, its effect fades as the
+        data grow.
 
     renormalize : bool, default=True
         After the initialization and every step, rescale ``(K, V) -> (K / c, c V)``
@@ -479,7 +526,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         data are assumed centered.
 
     warm_start : bool, default=False
-        Start from the parameters of the previous fit instead of initializing.
+        Start from the parameters of the previous fit instead of initializing
+        (after a fit at ``attention_scale=0``, whose key-query matrix is zero,
+        from the initialization: with ``init="spectral"`` that is the ray of
+        the linear limit).
 
     random_state : int, RandomState instance or None, default=None
         Seeds the random initialization, the context subsample, the minibatch
@@ -531,7 +581,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
 
     n_iter_ : int
         Number of iterations run by the last ``fit`` (or the number of
-        ``partial_fit`` calls since the first).
+        ``partial_fit`` calls since the first); 1 at ``attention_scale=0``,
+        whose closed form takes one pass over the data.
 
     loss_curve_ : list of float
         Training objective after each iteration (accumulated over warm starts).
@@ -595,7 +646,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     """
 
     _parameter_constraints: dict = {
-        "attention_scale": [Interval(Real, 0, None, closed="neither")],
+        "attention_scale": [Interval(Real, 0, None, closed="left")],
         "init": [StrOptions({"spectral", "random"})],
         "preconditioner": [StrOptions({"covariance"}), None],
         "regularization": [StrOptions({"balance"}), None],
@@ -693,7 +744,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         if self.early_stopping:
             X, Y, sample_weight, validation = self._validation_split(X, Y, sample_weight, rng)
         problem = self._problem(X, Y, sample_weight, rng)
-        if self.warm_start and hasattr(self, "key_query_"):
+        if self.attention_scale == 0:
+            return self._fit_linear_limit(problem, y_ndim, task)
+        if self.warm_start and np.any(getattr(self, "key_query_", 0)):
             # With renormalize=True the solver first rescales them to attention_scale.
             K, V = self.key_query_, self.value_
         else:
@@ -725,6 +778,23 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         task.end({})  # the model is self
         return self
 
+    def _fit_linear_limit(self, problem, y_ndim, task):
+        """``attention_scale=0``: the layer's linear limit, in closed form (no iterations)."""
+        K, V = linear_limit(problem, self.get_params())
+        self._store(K, V, problem, y_ndim, linear=True)
+        self.n_iter_, self.loss_curve_ = 1, []
+        self.validation_scores_ = self.best_validation_score_ = None
+        task.end({})
+        return self
+
+    def _has_iterations(self):
+        if self.attention_scale == 0:
+            raise AttributeError("partial_fit is only available for attention_scale > 0: "
+                                 "attention_scale=0 is the layer's linear limit, which fit "
+                                 "computes in closed form.")
+        return True
+
+    @available_if(_has_iterations)
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, sample_weight=None):
         """One training pass over a batch of data (one iteration of the solver).

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LinearRegression, RidgeCV
+from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
 from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -40,11 +40,13 @@ def small():
 
 
 def test_scale_grid_is_geometric_or_the_given_values_sorted():
-    grid = attention_scale_grid(4)
-    assert grid[0] == pytest.approx(0.001) and grid[-1] == pytest.approx(10)
-    np.testing.assert_allclose(grid[1:] / grid[:-1], grid[1] / grid[0])
+    grid = attention_scale_grid(5)  # the linear limit, then 0.01 to 10 geometrically
+    assert grid[0] == 0 and grid[1] == pytest.approx(0.01) and grid[-1] == pytest.approx(10)
+    np.testing.assert_allclose(grid[2:] / grid[1:-1], grid[2] / grid[1])
+    np.testing.assert_array_equal(attention_scale_grid(1), [0.0])
     np.testing.assert_array_equal(attention_scale_grid([3, 0.1, 1]), [0.1, 1, 3])
-    for bad in ([], [0.1, -1], [[0.1, 1]], [np.nan]):
+    np.testing.assert_array_equal(attention_scale_grid([1, 0, 0.1]), [0, 0.1, 1])
+    for bad in ([], [0.1, -1], [[0.1, 1]], [np.nan], [0.1, np.inf]):
         with pytest.raises(ValueError, match="attention_scales"):
             attention_scale_grid(bad)
 
@@ -291,17 +293,18 @@ def test_shrinkages_reach_ridge_on_small_many_featured_data():
     """60 rows, 15 features, linear: ridge beats least squares, and so does the path's ridge end."""
     X, y = make_gaussian_regression(60, 15, 1, noise=1.0, random_state=0)
     X_test, y_test = make_gaussian_regression(1000, 15, 1, noise=1.0, random_state=0)
-    # The stricter rule, so that the choice is the path's ridge end itself (the
-    # default "1se" goes one scale sharper here, to scale 0.1 with shrinkage
-    # 0.1, and scores 0.357 against the ridge end's 0.355).
-    kw = dict(attention_scales=[0.001, 0.1, 1.0], alphas=[1.0], selection="2se",
+    # The stricter rule, so that the choice is the path's ridge end itself.
+    kw = dict(attention_scales=[0.0, 0.1, 1.0], alphas=[1.0], selection="2se",
               random_state=0)
     least_squares_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0], **kw).fit(X, y)
-    ridge_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0, 0.1, 1.0], **kw).fit(X, y)
+    ridge_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0, 6.0, 60.0], **kw).fit(X, y)
     ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13))).fit(X, y)
-    assert ridge_end.shrinkage_ > 0 and ridge_end.attention_scale_ == 0.001
+    assert ridge_end.shrinkage_ > 0 and ridge_end.attention_scale_ == 0
     assert ridge_end.score(X_test, y_test) > least_squares_end.score(X_test, y_test) + 0.03
     assert ridge_end.score(X_test, y_test) > ridge.score(X_test, y_test) - 0.02
+    # At scale 0 the refitted model is Ridge itself.
+    exact = make_pipeline(StandardScaler(), Ridge(alpha=ridge_end.shrinkage_)).fit(X, y)
+    np.testing.assert_allclose(ridge_end.predict(X_test), exact.predict(X_test), atol=1e-9)
 
 
 def test_the_path_function_gives_the_recorded_path_and_model(small):

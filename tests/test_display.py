@@ -25,8 +25,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 @pytest.fixture(scope="module")
 def fitted():
     X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
-    return SoftmaxAttentionRegressorCV(attention_scales=[0.001, 0.1, 1.0], alphas=[0.0, 1.0],
-                                       shrinkages=[0.0, 0.1], cv=3, max_iter=30,
+    return SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1, 1.0], alphas=[0.0, 1.0],
+                                       shrinkages=[0.0, 10.0], cv=3, max_iter=30,
                                        random_state=0).fit(X, y)
 
 
@@ -40,14 +40,16 @@ def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
     display = ScorePathDisplay.from_estimator(fitted)
     mean = fitted.score_path_.mean(axis=-1)  # (scales, alphas, shrinkages)
     assert [line.get_label() for line in display.lines_] == [
-        "alpha=0, shrinkage=0", "alpha=0, shrinkage=0.1",
-        "alpha=1, shrinkage=0", "alpha=1, shrinkage=0.1",
+        "alpha=0, shrinkage=0", "alpha=0, shrinkage=10",
+        "alpha=1, shrinkage=0", "alpha=1, shrinkage=10",
     ]
     for (a, r), line in zip(np.ndindex(2, 2), display.lines_):
         np.testing.assert_array_equal(line.get_xdata(), fitted.attention_scales_)
         np.testing.assert_allclose(line.get_ydata(), mean[:, a, r])
     assert len(display.fill_between_) == 4
-    assert display.ax_.get_xscale() == "log"
+    # The linear limit (scale 0) has a place: linear up to the first positive scale.
+    assert display.ax_.get_xscale() == "symlog"
+    assert display.ax_.xaxis.get_transform().linthresh == 0.1
     assert display.ax_.get_xlabel() == "attention_scale"
     assert "R²" in display.ax_.get_ylabel() and "3 folds" in display.ax_.get_ylabel()
     assert display.figure_ is display.ax_.figure
@@ -59,7 +61,7 @@ def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
     np.testing.assert_allclose(display.chosen_.get_xdata(), [fitted.attention_scale_])
     np.testing.assert_allclose(display.chosen_.get_ydata(), [mean[s, a, r]])
     assert "chosen" in display.chosen_.get_label()
-    assert "least squares" in [text.get_text() for text in display.ax_.texts]
+    assert "linear limit" in [text.get_text() for text in display.ax_.texts]
     legend = [text.get_text() for text in display.ax_.get_legend().get_texts()]
     assert legend[:4] == [line.get_label() for line in display.lines_]
     assert legend[4].startswith("chosen")
@@ -141,3 +143,5 @@ def test_a_skipped_point_is_a_gap_in_its_line():
     y = display.lines_[0].get_ydata()
     np.testing.assert_allclose(y[:2], [0.55, 0.75])
     assert np.isnan(y[2])
+    # Without the linear limit the axis is plainly logarithmic, and nothing is labelled.
+    assert display.ax_.get_xscale() == "log" and not display.ax_.texts

@@ -3,7 +3,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import clone
-from sklearn.datasets import make_regression
+from sklearn.datasets import make_friedman1, make_regression
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
@@ -244,15 +244,63 @@ def test_least_squares_end_in_training_and_predict():
         assert np.abs(reg.predict(X) - lin.predict(X)).max() < 0.05 * spread
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_targets", [1, 3])
+def test_scale_zero_is_least_squares_in_closed_form(fit_intercept, dtype, n_targets):
+    """attention_scale=0 is the linear limit itself: weighted least squares, no iteration,
+    whatever the solver and init; the softmax weights are uniform."""
+    X, Y = make_gaussian_regression(200, 4, n_targets, noise=0.5, random_state=0)
+    X, y = X + 2.0, Y + 1.0
+    w = np.random.default_rng(0).uniform(0.5, 2, len(X))
+    X_new = make_gaussian_regression(50, 4, 1, random_state=1)[0]
+    lin = LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=w)
+    X_given, w_given = X.astype(dtype), w.astype(dtype)
+    copies = X_given.copy(), w_given.copy()
+    reg = SoftmaxAttentionRegressor(0, init="random", solver="adam", fit_intercept=fit_intercept,
+                                    random_state=0).fit(X_given, y, sample_weight=w_given)
+    np.testing.assert_array_equal(X_given, copies[0])
+    np.testing.assert_array_equal(w_given, copies[1])
+    rtol = 1e-9 if dtype == np.float64 else 1e-3
+    pred = reg.predict(X_new.astype(dtype))
+    assert pred.dtype == dtype and pred.shape == lin.predict(X_new).shape
+    np.testing.assert_allclose(pred, lin.predict(X_new), rtol=rtol, atol=rtol * np.abs(y).max())
+    np.testing.assert_allclose(reg.coef_, lin.coef_, rtol=rtol, atol=rtol)
+    assert reg.n_iter_ == 1 and reg.loss_curve_ == []  # one pass over the data
+    assert not reg.key_query_.any() and not reg.value_.any()
+    # Each context row weighs its sample weight, whatever the query.
+    np.testing.assert_allclose(reg.attention_weights(X_new[:3].astype(dtype)),
+                               np.tile(w / w.sum(), (3, 1)), rtol=1e-5)
+    # As MLPRegressor's partial_fit with solver="lbfgs": not there.
+    assert not hasattr(reg, "partial_fit")
+    with pytest.raises(AttributeError, match="partial_fit") as error:
+        reg.partial_fit(X, y)
+    assert "only available for attention_scale > 0" in str(error.value.__cause__)
+
+
+def test_warm_start_after_the_linear_limit_starts_from_its_ray():
+    """A zero key-query matrix is no start: after scale 0, a warm start is the spectral one."""
+    X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
+    kw = dict(max_iter=5, random_state=0)
+    warm = SoftmaxAttentionRegressor(0, warm_start=True, **kw).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warm.set_params(attention_scale=1.0).fit(X, y)
+        cold = SoftmaxAttentionRegressor(1.0, **kw).fit(X, y)
+    assert np.any(warm.key_query_)
+    np.testing.assert_allclose(warm.predict(X), cold.predict(X))
+
+
 @pytest.mark.parametrize("preconditioner", ["covariance", None])
 def test_ridge_end_with_shrinkage(preconditioner):
-    """With a shrinkage, the flat end is ridge on standardized features, alpha = shrinkage * n."""
+    """With a shrinkage, the flat end is ridge on standardized features, alpha = shrinkage;
+    at scale 0 the model is that ridge regression."""
     units = np.array([1.0, 10.0, 0.1, 3.0])  # ridge on standardized features, not raw ones
     X, y = make_gaussian_regression(300, 4, 1, noise=0.5, condition_number=10, random_state=0)
     X_new = make_gaussian_regression(100, 4, 1, condition_number=10, random_state=1)[0]
     X, X_new = X * units + 5, X_new * units + 5
-    shrinkage = 0.3
-    ridge = make_pipeline(StandardScaler(), Ridge(alpha=shrinkage * len(X))).fit(X, y)
+    shrinkage = 90.0
+    ridge = make_pipeline(StandardScaler(), Ridge(alpha=shrinkage)).fit(X, y)
     ridge_coef = ridge[-1].coef_ / ridge[0].scale_
     spread = np.std(ridge.predict(X_new))
     lin = LinearRegression().fit(X, y)
@@ -262,6 +310,10 @@ def test_ridge_end_with_shrinkage(preconditioner):
                                         random_state=0).fit(X, y)
         assert np.abs(reg.predict(X_new) - ridge.predict(X_new)).max() < 0.05 * spread
         np.testing.assert_allclose(reg.coef_, ridge_coef, rtol=0.05)
+    limit = SoftmaxAttentionRegressor(0, shrinkage=shrinkage,
+                                      preconditioner=preconditioner).fit(X, y)
+    np.testing.assert_allclose(limit.predict(X_new), ridge.predict(X_new), rtol=1e-10)
+    np.testing.assert_allclose(limit.coef_, ridge_coef, rtol=1e-10)
 
 
 def test_paper_setting_small_scale_is_within_a_quarter_of_least_squares():
