@@ -3,6 +3,7 @@
     pip install ".[benchmarks]"
     nice -n 10 python benchmarks/bench_panel.py --half tuning     # fit (resumes), then the tables
     nice -n 10 python benchmarks/bench_panel.py                   # the whole panel
+    python benchmarks/bench_panel.py --fit-defaults               # also fit the defaults (gd, lbfgs)
     python benchmarks/bench_panel.py --analyse                    # the tables from the cache only
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
@@ -10,8 +11,8 @@
 ``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
 ``--cache DIR`` keeps the results elsewhere; ``--version HASH`` reads the cached
 results of the attention models fitted by an earlier version of the package
-(the results in ``benchmarks/results/`` are those of ``9a4a2d42``:
-``python benchmarks/bench_panel.py --analyse --version 9a4a2d42``).
+(the results in ``benchmarks/results/`` are those of ``f03f2781``, with
+``--fit-defaults``: ``python benchmarks/bench_panel.py --analyse --version f03f2781``).
 
 The panel
 ---------
@@ -30,7 +31,7 @@ entries read and left out, each with the reason. Then, mechanically:
 2. Rows with a missing value are dropped; then at most ``MAX_ROWS`` rows are
    kept, a seeded subsample (``numpy.random.default_rng(0)``): the cost grows
    like the square of the number of rows, and the nested choice fits 72
-   paths of 9 scales per outer fold (12 grid paths on 5 inner folds and the
+   paths of 8 scales per outer fold (12 grid paths on 5 inner folds and the
    outer one).
 3. Categorical columns are one-hot encoded (one level dropped); constant
    columns are dropped.
@@ -55,9 +56,11 @@ MLPRegressor (target scaled by ``TransformedTargetRegressor``),
 HistGradientBoostingRegressor, a 3 × 3 ``GridSearchCV`` of
 SoftmaxAttentionRegressor, and SoftmaxAttentionRegressorCV at its defaults.
 The last is read from the superset's paths (below), which hold its grid: the
-same folds, fits and choice, so the same R² (``--fit-defaults`` also fits it
-and prints both); its fit time is then estimated, the superset's times the
-share of its paths.
+same folds, fits and choice, so the same R²; its fit time is then estimated,
+the superset's times the share of its paths. ``--fit-defaults`` also fits it,
+with its default solver and with ``solver="lbfgs"``, and prints their R² beside
+the one read from the paths, and their measured fit times beside
+MLPRegressor's, as ratios within the same run.
 
 The nested choice of the default
 --------------------------------
@@ -228,8 +231,8 @@ REPORTING = ['Blood1', 'CPS1988', 'Clothing', 'Computers', 'Freedman', 'Galton',
 # The superset grid of the nested choice: the default scales, and every alpha
 # and shrinkage a candidate default may use.
 # The estimator's own defaults are a subset of it, so they too are evaluated from the paths.
-SUPERSET = {"attention_scales": 9, "alphas": (0.0, 1.0, 10.0),
-            "shrinkages": (0.0, 0.03, 0.1, 0.3)}
+SUPERSET = {"attention_scales": 8, "alphas": (0.0, 1.0, 10.0),
+            "shrinkages": (0.0, 1.0, 10.0, 100.0)}
 
 
 def _frame(source, package, item, target):
@@ -317,12 +320,18 @@ def baselines():
             SoftmaxAttentionRegressor(random_state=0),
             {"attention_scale": [0.3, 1, 3], "alpha": [0.01, 1, 10]}, cv=3),
         "attention CV, defaults": SoftmaxAttentionRegressorCV(random_state=0),
+        "attention CV, defaults, lbfgs": SoftmaxAttentionRegressorCV(solver="lbfgs",
+                                                                     random_state=0),
     }
     return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 
 # The results that depend on this package's code.
-PACKAGE_MODELS = ("GridSearchCV 3x3", "attention CV, defaults", "superset paths")
+PACKAGE_MODELS = ("GridSearchCV 3x3", "attention CV, defaults", "attention CV, defaults, lbfgs",
+                  "superset paths")
+# Fitted only with --fit-defaults: the defaults themselves (otherwise read from the
+# superset's paths), and the same with the L-BFGS solver.
+FITTED = ("attention CV, defaults", "attention CV, defaults, lbfgs")
 
 
 # The version of the package whose cached results are read and written (None: the
@@ -392,13 +401,10 @@ def _paths(X, y, train, test):
             "inner_fit_time": inner_time}
 
 
-FITTED_DEFAULTS = "attention CV, defaults"
-
-
 def run(names, n_folds, fit_defaults=False):
     """Fit what the cache lacks, with progress lines on stderr. The CV estimator at its
     defaults is read from the superset's paths; ``fit_defaults`` also fits it, to check that."""
-    models = [m for m in baselines() if fit_defaults or m != FITTED_DEFAULTS]
+    models = [m for m in baselines() if fit_defaults or m not in FITTED]
     jobs = [(name, fold, label) for name in names for fold in range(n_folds)
             for label in models + ["superset paths"]]
     todo = [job for job in jobs if not _cache_file(job[0], job[2], job[1]).exists()]
@@ -430,11 +436,12 @@ def candidates(params):
     """Every candidate default: non-empty subsets of the alphas, subsets of the
     shrinkages that hold 0, and a rule.
 
-    The zero was required after the first analysis (which chose ``shrinkages=(0.1,)``)
-    and before any default was changed: a shrinkage is a fixed fraction of the
-    features' variance, which does not vanish as the data grow, and the panel's
-    ``MAX_ROWS`` cannot show its cost (``make_friedman1`` with 1500 training rows:
-    0.78 R² with ``(0.1,)``, 0.92 with ``(0.0, 0.1)``).
+    The zero was required after the first analysis (which chose ``shrinkages=(0.1,)``,
+    when a shrinkage was a fixed fraction of the features' variance, which does not
+    vanish as the data grow) and before any default was changed: the panel's
+    ``MAX_ROWS`` cannot show that cost (``make_friedman1`` with 1500 training rows:
+    0.78 R² with ``(0.1,)``, 0.92 with ``(0.0, 0.1)``). Shrinkages are now in Ridge's
+    units, which fade with the data; the zero, the paper's algorithm, stays required.
     """
     def subsets(values):
         return [s for r in range(1, len(values) + 1) for s in itertools.combinations(
@@ -492,7 +499,7 @@ def choose_default(gains, costs):
 
 def analyse(tuning, reporting, n_folds):
     """The tables: baselines and the chosen default, set by set, and the checks."""
-    labels = [m for m in baselines() if m != FITTED_DEFAULTS] + ["superset paths"]
+    labels = [m for m in baselines() if m not in FITTED] + ["superset paths"]
     done = [n for n in tuning + reporting if all(
         _cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
     if len(done) < len(tuning + reporting):
@@ -500,7 +507,7 @@ def analyse(tuning, reporting, n_folds):
     tuning, reporting = [n for n in tuning if n in done], [n for n in reporting if n in done]
     names = tuning + reporting
     table, times = {}, {}
-    for label in [m for m in baselines() if m != FITTED_DEFAULTS]:
+    for label in [m for m in baselines() if m not in FITTED]:
         results = _results(names, n_folds, label)
         table[label] = {n: np.mean([r["r2"] for r in res]) for n, res in results.items()}
         times[label] = {n: np.mean([r["fit_time"] for r in res]) for n, res in results.items()}
@@ -534,7 +541,6 @@ def analyse(tuning, reporting, n_folds):
         table[label] = score[candidate]
         times[label] = {n: np.mean([p["inner_fit_time"] for p in paths[n]])
                         * costs[candidate] / superset_cost for n in names}
-    _check_offline(names, n_folds, table)
     print("\nthe chosen default's point on each outer fold (scale/alpha/shrinkage):")
     scales = attention_scale_grid(params["attention_scales"])
     for n in names:
@@ -547,19 +553,40 @@ def analyse(tuning, reporting, n_folds):
         if subset:
             _print_table(title, subset, table, times, linear, n_folds)
             _checks(title, subset, table, linear)
+    _check_offline(names, n_folds, table, times)
     return chosen
 
 
-def _check_offline(names, n_folds, table):
-    """Where the CV estimator at its defaults was also fitted, its R² beside the one read
-    from the paths."""
-    fitted = [n for n in names
-              if all(_cache_file(n, FITTED_DEFAULTS, f).exists() for f in range(n_folds))]
+def _check_offline(names, n_folds, table, times):
+    """Where the CV estimator at its defaults was also fitted (``--fit-defaults``), with
+    gd and with L-BFGS: its R² beside the one read from the paths, and its measured fit
+    time beside MLPRegressor's."""
+    fitted = [n for n in names if all(_cache_file(n, label, f).exists()
+                                      for label in FITTED for f in range(n_folds))]
+    if not fitted:
+        return
+    res = {label: _results(fitted, n_folds, label) for label in FITTED}
+    r2 = {label: {n: np.mean([r["r2"] for r in res[label][n]]) for n in fitted}
+          for label in FITTED}
+    sec = {label: {n: np.mean([r["fit_time"] for r in res[label][n]]) for n in fitted}
+           for label in FITTED}
+    gd, lbfgs = FITTED
+    print("\n### the defaults fitted: R² and the fit time of one fold (s), gd and lbfgs\n")
+    print("| data set | read from the paths | gd | lbfgs | MLPRegressor | gd / MLP | "
+          "lbfgs / MLP |")
+    print("|---|---|---|---|---|---|---|")
     for n in fitted:
-        res = _results([n], n_folds, FITTED_DEFAULTS)[n]
-        print(f"{n}: the defaults fitted: R² {np.mean([r['r2'] for r in res]):.4f}, "
-              f"{np.mean([r['fit_time'] for r in res]):.2g} s a fold; read from the paths: "
-              f"{table['attention CV, defaults'][n]:.4f}")
+        mlp = times["MLPRegressor"][n]
+        print(f"| {n} | {table[gd][n]:.4f} | {r2[gd][n]:.4f} ({sec[gd][n]:.2g}) | "
+              f"{r2[lbfgs][n]:.4f} ({sec[lbfgs][n]:.2g}) | {table['MLPRegressor'][n]:.4f} "
+              f"({mlp:.2g}) | {sec[gd][n] / mlp:.1f} | {sec[lbfgs][n] / mlp:.1f} |")
+    print(f"| mean R², median time | {np.mean([table[gd][n] for n in fitted]):.4f} | "
+          + " | ".join(f"{np.mean(list(r2[label].values())):.4f} "
+                       f"({np.median(list(sec[label].values())):.2g})" for label in FITTED)
+          + f" | {np.mean([table['MLPRegressor'][n] for n in fitted]):.4f} "
+          f"({np.median([times['MLPRegressor'][n] for n in fitted]):.2g}) | "
+          + " | ".join(f"{np.median([sec[m][n] / times['MLPRegressor'][n] for n in fitted]):.1f}"
+                       for m in FITTED) + " |")
 
 
 def _print_table(title, names, table, times, linear, n_folds):
