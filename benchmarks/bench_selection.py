@@ -245,9 +245,11 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
 def ridge_end(datasets, n_folds, shrinkages=(0.0, 0.01, 0.1, 1.0), scale=0.001):
     """Outer R² of the flat end of the path with a ridge penalty, beside least squares
     and RidgeCV; and the whitening-shrinkage alternative (no penalty: the
-    correlation matrix plus shrinkage times I whitens)."""
-    print(f"outer R² at attention_scale={scale:g} (penalty: shrinkage=...; whitened: "
-          "C + shrinkage·I in the whitening instead)")
+    correlation matrix plus shrinkage times I whitens). Here a shrinkage is the
+    penalty's weight in the objective (Ridge's alpha over the training rows), so
+    that both alternatives take the same values."""
+    print(f"outer R² at attention_scale={scale:g} (penalty: weight ...; whitened: "
+          "C + weight·I in the whitening instead)")
     print("| data set | n × d | LinearRegression | RidgeCV | "
           + " | ".join(f"penalty {s:g}" for s in shrinkages) + " | "
           + " | ".join(f"whitened {s:g}" for s in shrinkages[1:]) + " |")
@@ -255,8 +257,10 @@ def ridge_end(datasets, n_folds, shrinkages=(0.0, 0.01, 0.1, 1.0), scale=0.001):
     for name in track(datasets, "ridge-end"):
         X, y = {**DATASETS, **SMALLER}[name]()
         cells = [evaluate(baselines()[m], X, y, n_folds)[0] for m in ("LinearRegression", "RidgeCV")]
-        cells += [evaluate(SoftmaxAttentionRegressor(scale, shrinkage=s, random_state=0), X, y,
-                           n_folds)[0] for s in shrinkages]
+        n_train = len(X) * (n_folds - 1) / n_folds  # the outer training rows, to 1 row
+        cells += [evaluate(SoftmaxAttentionRegressor(scale, shrinkage=s * n_train,
+                                                     random_state=0), X, y, n_folds)[0]
+                  for s in shrinkages]
         for s in shrinkages[1:]:
             estimator_module.whitening = functools.partial(_shrunk_whitening, shrinkage=s)
             try:

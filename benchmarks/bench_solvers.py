@@ -16,8 +16,8 @@ the default ``tol`` and, to compare the limits, at ``tol=1e-7``; for
 ``lbfgs`` also the passes it took to first reach gd's final objective at the
 same ``tol``.
 
-``--path``: the path of the cross-validated estimator on all the rows (the
-9 default scales 0.001 ... 10, each point warm-started from the previous one,
+``--path``: the path of the cross-validated estimator on all the rows (9
+scales 0.001 ... 10, its earlier default grid, each point warm-started from the previous one,
 as ``SoftmaxAttentionRegressorCV`` fits it on every fold), for each of its
 default alphas, on ``make_friedman1(600)``, ``load_diabetes`` and a linear set.
 Each solver with and without the first-order test: ``gd, no first-order
@@ -33,9 +33,11 @@ paths part ways (each point starts from the solver's own previous one), so
 the last table also starts lbfgs from gd's own start at every point.
 
 ``--cv``: SoftmaxAttentionRegressorCV at its defaults with each solver, on
-the same three data sets: 5-fold cross-validated R² (KFold, shuffled, seed
-0), the mean fit time and passes of one fold's fit (its inner folds, path and
-refit) and how often both solvers chose the same point.
+the same three data sets, beside MLPRegressor (targets scaled, as on the
+real-data panel) and HistGradientBoostingRegressor: 5-fold cross-validated R²
+(KFold, shuffled, seed 0), the mean fit time of one fold's fit (for the CV
+estimator its inner folds, path and refit) and its ratio to MLPRegressor's in
+the same run, the passes over the data and the points chosen.
 """
 
 import argparse
@@ -43,11 +45,15 @@ import time
 import warnings
 
 import numpy as np
+from sklearn.compose import TransformedTargetRegressor
 from sklearn.datasets import load_diabetes, make_friedman1
+from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
-
 from sklearn.metrics import r2_score
 from sklearn.model_selection import KFold
+from sklearn.neural_network import MLPRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import (
     SoftmaxAttentionRegressor,
@@ -55,7 +61,7 @@ from sklearn_softattn import (
     _objective,
     _solvers,
 )
-from sklearn_softattn._cv import attention_path, attention_scale_grid
+from sklearn_softattn._cv import attention_path
 from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
 from sklearn_softattn._geometry import renormalize
 from sklearn_softattn.datasets import make_gaussian_regression
@@ -191,7 +197,9 @@ def lbfgs_from_starts(X, y, alpha, scales, gd_points):
 
 
 def bench_path():
-    scales = attention_scale_grid(9)
+    # The positive scales of the path as measured: the cross-validated estimator's
+    # earlier default grid (it now starts at the linear limit, 0, in closed form).
+    scales = np.geomspace(0.001, 10.0, 9)
     print("The cross-validated estimator's path on all the rows (9 scales, warm starts), "
           "default tol and max_iter")
     print("| data set | alpha | attention_scale | solver | iterations | passes "
@@ -244,17 +252,28 @@ def bench_path():
               f"| {len(gaps)} of {len(pairs)} | {max(gaps, default=0):.1e} |")
 
 
+def _references():
+    """The comparison regressors of the real-data panel (``bench_panel.py``), by label."""
+    mlp = TransformedTargetRegressor(MLPRegressor(max_iter=1000, random_state=0),
+                                     transformer=StandardScaler())
+    return {"MLPRegressor": make_pipeline(StandardScaler(), mlp),
+            "HistGradientBoosting": HistGradientBoostingRegressor(random_state=0)}
+
+
 def bench_cv(solvers=("gd", "lbfgs")):
-    print("SoftmaxAttentionRegressorCV at its defaults, 5 outer folds (shuffled, seed 0)")
-    print("| data set | solver | R² | mean fit time (s) | mean passes per fit "
-          "| chosen (attention_scale_, alpha_) per fold |")
-    print("|---|---|---|---|---|---|")
+    print("SoftmaxAttentionRegressorCV at its defaults, 5 outer folds (shuffled, seed 0), "
+          "beside MLPRegressor and HistGradientBoostingRegressor in the same run")
+    print("| data set | model | R² | mean fit time (s) | fit time / MLPRegressor's "
+          "| mean passes per fit | chosen (attention_scale_, alpha_, shrinkage_) per fold |")
+    print("|---|---|---|---|---|---|---|")
     for name, load in DATA.items():
         X, y = load()
-        for solver in solvers:
+        rows = []
+        for label in (*solvers, *_references()):
             scores, times, passes, chosen = [], [], [], []
             for train, test in KFold(5, shuffle=True, random_state=0).split(X):
-                estimator = SoftmaxAttentionRegressorCV(solver=solver, random_state=0)
+                estimator = (_references()[label] if label in _references() else
+                             SoftmaxAttentionRegressorCV(solver=label, random_state=0))
                 with Recorder() as rec, warnings.catch_warnings():
                     warnings.simplefilter("ignore", ConvergenceWarning)
                     start = time.perf_counter()
@@ -262,9 +281,17 @@ def bench_cv(solvers=("gd", "lbfgs")):
                     times.append(time.perf_counter() - start)
                 passes.append(rec.passes)
                 scores.append(r2_score(y[test], estimator.predict(X[test])))
-                chosen.append(f"({estimator.attention_scale_:.3g}, {estimator.alpha_:g})")
-            print(f"| {name} | {solver} | {np.mean(scores):.4f} | {np.mean(times):.2f} "
-                  f"| {np.mean(passes):.0f} | {' '.join(chosen)} |", flush=True)
+                if label in solvers:
+                    chosen.append(f"({estimator.attention_scale_:.3g}, {estimator.alpha_:g}, "
+                                  f"{estimator.shrinkage_:g})")
+            rows.append((label, np.mean(scores), np.mean(times), np.mean(passes), chosen))
+        mlp_time = next(t for label, _, t, _, _ in rows if label == "MLPRegressor")
+        for label, score, fit_time, n_passes, chosen in rows:
+            attention = label in solvers
+            print(f"| {name} | {f'attention CV, {label}' if attention else label} "
+                  f"| {score:.4f} | {fit_time:.2f} | {fit_time / mlp_time:.1f} "
+                  f"| {f'{n_passes:.0f}' if attention else '-'} | {' '.join(chosen) or '-'} |",
+                  flush=True)
 
 
 if __name__ == "__main__":
