@@ -30,8 +30,8 @@ entries read and left out, each with the reason. Then, mechanically:
    missing, categorical columns with more than ``MAX_LEVELS`` levels.
 2. Rows with a missing value are dropped; then at most ``MAX_ROWS`` rows are
    kept, a seeded subsample (``numpy.random.default_rng(0)``): the cost grows
-   like the square of the number of rows, and the nested choice fits 72
-   paths of 8 scales per outer fold (12 grid paths on 5 inner folds and the
+   like the square of the number of rows, and the nested choice fits 90
+   paths of 8 scales per outer fold (15 grid paths on 5 inner folds and the
    outer one).
 3. Categorical columns are one-hot encoded (one level dropped); constant
    columns are dropped.
@@ -232,7 +232,7 @@ REPORTING = ['Blood1', 'CPS1988', 'Clothing', 'Computers', 'Freedman', 'Galton',
 # and shrinkage a candidate default may use.
 # The estimator's own defaults are a subset of it, so they too are evaluated from the paths.
 SUPERSET = {"attention_scales": 8, "alphas": (0.0, 1.0, 10.0),
-            "shrinkages": (0.0, 1.0, 10.0, 100.0)}
+            "shrinkages": (0.0, "auto", 1.0, 10.0, 100.0)}
 
 
 def _frame(source, package, item, target):
@@ -547,7 +547,7 @@ def analyse(tuning, reporting, n_folds):
         points = [chosen_point(fold, chosen) for fold in paths[n]]
         print(f"  {n}: " + ", ".join(
             f"{scales[s]:.2g}/"
-            f"{params['alphas'][a]:g}/{params['shrinkages'][r]:g}" for s, a, r in points))
+            f"{params['alphas'][a]:g}/{params['shrinkages'][r]}" for s, a, r in points))
     for title, subset in (("tuning half", tuning), ("reporting half", reporting),
                           ("whole panel", names)):
         if subset:

@@ -65,6 +65,28 @@ def penalty_grid(values, name):
     return grid.copy()
 
 
+def shrinkage_grid(values):
+    """The grid of ``shrinkages``: as :func:`penalty_grid`, and ``"auto"`` (see
+    :class:`SoftmaxAttentionRegressor`'s ``shrinkage``); an object array if it
+    holds ``"auto"``."""
+    items = [values] if isinstance(values, str) or np.ndim(values) == 0 else list(values)
+    numbers = [v for v in items if not isinstance(v, str)]
+    if not items or len(numbers) < len(items) and not all(
+            v == "auto" for v in items if isinstance(v, str)):
+        raise ValueError("shrinkages must be a non-empty 1-D array-like of finite, "
+                         f"non-negative values or 'auto'; got {values!r}.")
+    if numbers:
+        penalty_grid(numbers, "shrinkages")
+    if len(numbers) == len(items):
+        return penalty_grid(items, "shrinkages")
+    return np.array([v if isinstance(v, str) else float(v) for v in items], dtype=object)
+
+
+def _label(value):
+    """A grid value for messages and labels: a number to 3 digits, or ``"auto"``."""
+    return value if isinstance(value, str) else f"{value:.3g}"
+
+
 def inner_folds(cv, X, y, sample_weight, random_state):
     """The (train, test) index pairs of ``cv``, checked.
 
@@ -286,7 +308,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     scores = np.full((len(scales), len(alphas), len(shrinkages)), SKIPPED)
     for (a, alpha), (r, shrinkage) in product(enumerate(alphas), enumerate(shrinkages)):
         path_params = {**params, "alpha": alpha, "shrinkage": shrinkage}
-        path = task.subtask(f"alpha={alpha:.3g}, shrinkage={shrinkage:.3g}", len(scales))
+        path = task.subtask(f"alpha={alpha:.3g}, shrinkage={_label(shrinkage)}", len(scales))
         best, fallen = -np.inf, 0
         for s, point in enumerate(attention_path(problem, scales, path_params, random_state=rng,
                                                  task=path, y_ndim=y_ndim)):
@@ -560,7 +582,7 @@ coef_, intercept_, n_iter_, loss_curve_
         failed = np.isnan(self.score_path_[..., folds]).any(axis=-1)
         left_out = [
             f"(attention_scale={self.attention_scales_[s]:.3g}, alpha={self.alphas_[a]:.3g}, "
-            f"shrinkage={self.shrinkages_[r]:.3g})"
+            f"shrinkage={_label(self.shrinkages_[r])})"
             for s, a, r in zip(*np.nonzero(failed))
         ]
         if left_out:
@@ -601,7 +623,7 @@ coef_, intercept_, n_iter_, loss_curve_
         )
         scales = attention_scale_grid(self.attention_scales)
         alphas = penalty_grid(self.alphas, "alphas")
-        shrinkages = penalty_grid(self.shrinkages, "shrinkages")
+        shrinkages = shrinkage_grid(self.shrinkages)
         if self.regularization is None:
             alphas = alphas[:1]
         y_split = Y[:, 0] if y_ndim == 1 else Y
@@ -628,10 +650,12 @@ coef_, intercept_, n_iter_, loss_curve_
         best_scale, best_alpha, best_shrinkage = choose_point(self.score_path_, self.selection)
         self.attention_scale_ = float(scales[best_scale])
         self.alpha_ = float(alphas[best_alpha])
-        self.shrinkage_ = float(shrinkages[best_shrinkage])
+        self.shrinkage_ = shrinkages[best_shrinkage]
+        if not isinstance(self.shrinkage_, str):
+            self.shrinkage_ = float(self.shrinkage_)
         if self.verbose:
             print(f"attention_scale_={self.attention_scale_:.4g}, alpha_={self.alpha_:.4g}, "
-                  f"shrinkage_={self.shrinkage_:.4g}, mean validation score "
+                  f"shrinkage_={_label(self.shrinkage_)}, mean validation score "
                   f"{self.score_path_[best_scale, best_alpha, best_shrinkage].mean():.6g}")
 
         params = {**self._path_params(self.n_jobs), "alpha": self.alpha_,

@@ -224,7 +224,8 @@ class ScorePathDisplay:
         shown = [k for k, (values, _) in enumerate(grids.values()) if len(values) > 1]
         shown = shown or range(len(grids))
         names = list(grids)
-        labels = [", ".join(f"{names[k]}={values[k]:g}" for k in shown)
+        labels = [", ".join(f"{names[k]}={values[k]:g}" if not isinstance(values[k], str)
+                            else f"{names[k]}={values[k]}" for k in shown)
                   for values in combinations]
         chosen = (int(np.flatnonzero(scales == estimator.attention_scale_)[0]),
                   combinations.index(tuple(value for _, value in grids.values())))

@@ -2,11 +2,13 @@
 
 import warnings
 from dataclasses import dataclass, replace
+from functools import cached_property
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import RidgeCV
 from sklearn.utils import check_random_state, check_scalar, gen_batches
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
@@ -37,6 +39,10 @@ PAPER_BASELINE = dict(
     renormalize=False,
     solver="sgd",
 )
+
+# The ridge penalties among which ``shrinkage="auto"`` chooses (Ridge's alpha on
+# standardized features), by RidgeCV's efficient leave-one-out.
+AUTO_SHRINKAGES = np.logspace(-3, 3, 13)
 
 # Default learning rate of each solver (``learning_rate="auto"``).
 _AUTO_LEARNING_RATE = {"gd": 1.0, "sgd": 0.03, "adam": 0.05}
@@ -118,10 +124,22 @@ class _Problem:
 
     def ridge_strength(self, shrinkage):
         """The objective's weight of the ridge penalty for a ``shrinkage`` in
-        :class:`~sklearn.linear_model.Ridge`'s units: the loss is the weighted
-        mean of squared errors over 2, so ``shrinkage`` over the sum of the
-        weights."""
+        :class:`~sklearn.linear_model.Ridge`'s units (or ``"auto"``, see
+        :attr:`auto_shrinkage`): the loss is the weighted mean of squared
+        errors over 2, so ``shrinkage`` over the sum of the weights."""
+        if isinstance(shrinkage, str):  # "auto"
+            shrinkage = self.auto_shrinkage
         return shrinkage / self.objective.weight.sum()
+
+    @cached_property
+    def auto_shrinkage(self):
+        """The shrinkage that :class:`~sklearn.linear_model.RidgeCV` chooses on the
+        training rows' standardized features, among :data:`AUTO_SHRINKAGES`, by
+        its efficient leave-one-out error."""
+        ridge = RidgeCV(alphas=AUTO_SHRINKAGES).fit(
+            self.Xc / feature_scale(self.covariance), self.Yc,
+            sample_weight=self.objective.weight)
+        return float(ridge.alpha_)
 
 
 def _fitted_attributes(K, V, problem, y_ndim, linear=False):
@@ -448,7 +466,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         near its linear limit (for one target it forces a rank-one ``K``) and
         regularizes small data; nonlinear data want it weak or off (0).
 
-    shrinkage : float, default=0.0
+    shrinkage : float or "auto", default=0.0
         Ridge penalty on the layer's linear limit, in the units of
         :class:`~sklearn.linear_model.Ridge`'s ``alpha`` on standardized
         features: ``shrinkage * ||coef_ * D||²_F / (2 n)`` is added to the
@@ -460,7 +478,11 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         model tends to ``make_pipeline(StandardScaler(), Ridge(alpha=shrinkage))``,
         and at 0 it is that model; 0 is the paper's algorithm, tending to
         least squares. Like ``Ridge``'s ``alpha``, its effect fades as the
-        data grow.
+        data grow. ``"auto"``: the value that
+        :class:`~sklearn.linear_model.RidgeCV` chooses on the training rows'
+        standardized features among ``np.logspace(-3, 3, 13)``, by its
+        efficient leave-one-out error (chosen anew at every ``fit``), so
+        that the linear limit is that ``RidgeCV``.
 
     renormalize : bool, default=True
         After the initialization and every step, rescale ``(K, V) -> (K / c, c V)``
@@ -651,7 +673,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         "preconditioner": [StrOptions({"covariance"}), None],
         "regularization": [StrOptions({"balance"}), None],
         "alpha": [Interval(Real, 0, None, closed="left")],
-        "shrinkage": [Interval(Real, 0, None, closed="left")],
+        "shrinkage": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
         "renormalize": ["boolean"],
         "solver": [StrOptions({"gd", "lbfgs", "sgd", "adam"})],
         "learning_rate": [StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
