@@ -188,6 +188,30 @@ def test_bad_penalty_grids_are_rejected(linear, name):
             SoftmaxAttentionRegressorCV(**{name: bad}).fit(*linear)
 
 
+def test_auto_shrinkage_in_a_grid_and_bad_strings(linear):
+    kw = dict(FAST, attention_scales=[0.0, 1.0], alphas=[0.0], max_iter=5)
+    reg = SoftmaxAttentionRegressorCV(**dict(kw, shrinkages=(0.0, "auto"))).fit(*linear)
+    assert list(reg.shrinkages_) == [0.0, "auto"] and reg.shrinkage_ in (0.0, "auto")
+    for bad in ("fast", ["auto", "fast"], ["auto", -1.0], ["auto", np.nan]):
+        with pytest.raises(ValueError, match="shrinkages"):
+            SoftmaxAttentionRegressorCV(**dict(kw, shrinkages=bad)).fit(*linear)
+
+
+def test_auto_linear_limit_is_ridgecv_on_each_folds_training_rows():
+    """With shrinkage "auto" the path's first point is, on every fold, RidgeCV (as
+    StandardScaler + RidgeCV over the same 13 alphas) fitted on that fold's training rows."""
+    X, y = make_gaussian_regression(80, 12, 1, noise=1.0, random_state=0)
+    cv = KFold(4, shuffle=True, random_state=0)
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], alphas=[0.0],
+                                      shrinkages=["auto"], cv=cv, max_iter=5,
+                                      random_state=0).fit(X, y)
+    ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
+    expected = cross_val_score(ridge, X, y, cv=cv)
+    np.testing.assert_allclose(reg.score_path_[0, 0, 0], expected, rtol=1e-9)
+    if reg.attention_scale_ == 0:
+        np.testing.assert_allclose(reg.predict(X), ridge.fit(X, y).predict(X), rtol=1e-9)
+
+
 def test_int_cv_is_shuffled_and_seeded_a_splitter_is_used_as_given(small):
     X, y = small
     X, y = X[:40], y[:40]

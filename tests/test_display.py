@@ -145,3 +145,13 @@ def test_a_skipped_point_is_a_gap_in_its_line():
     assert np.isnan(y[2])
     # Without the linear limit the axis is plainly logarithmic, and nothing is labelled.
     assert display.ax_.get_xscale() == "log" and not display.ax_.texts
+
+
+def test_an_auto_shrinkage_is_labelled_by_name():
+    X, y = make_friedman1(n_samples=60, noise=0.5, random_state=0)
+    est = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], alphas=[0.0],
+                                      shrinkages=[0.0, "auto"], cv=3, max_iter=5,
+                                      random_state=0).fit(X, y)
+    display = ScorePathDisplay.from_estimator(est)
+    assert [line.get_label() for line in display.lines_] == ["shrinkage=0", "shrinkage=auto"]
+    assert display.chosen[1] == list(est.shrinkages_).index(est.shrinkage_)

@@ -5,7 +5,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.datasets import make_friedman1, make_regression
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LinearRegression, Ridge
+from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -276,6 +276,25 @@ def test_scale_zero_is_least_squares_in_closed_form(fit_intercept, dtype, n_targ
     with pytest.raises(AttributeError, match="partial_fit") as error:
         reg.partial_fit(X, y)
     assert "only available for attention_scale > 0" in str(error.value.__cause__)
+
+
+def test_auto_shrinkage_is_ridgecvs_choice():
+    """shrinkage="auto" is the alpha RidgeCV chooses on standardized features: at scale 0
+    the model is that RidgeCV; at a positive scale, the fit with that number."""
+    X, y = make_gaussian_regression(60, 15, 1, noise=1.0, random_state=0)
+    X = X * np.linspace(0.1, 10, 15) + 3.0  # units that standardizing must undo
+    ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13))).fit(X, y)
+    assert 0.001 < ridge[-1].alpha_ < 1000  # an inner value, not a grid's edge
+    auto = SoftmaxAttentionRegressor(0, shrinkage="auto").fit(X, y)
+    np.testing.assert_allclose(auto.predict(X), ridge.predict(X), rtol=1e-9)
+    kw = dict(attention_scale=1.0, max_iter=5, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        sharp = SoftmaxAttentionRegressor(shrinkage="auto", **kw).fit(X, y)
+        same = SoftmaxAttentionRegressor(shrinkage=ridge[-1].alpha_, **kw).fit(X, y)
+    np.testing.assert_allclose(sharp.predict(X), same.predict(X), rtol=1e-10)
+    with pytest.raises(ValueError, match="shrinkage"):
+        SoftmaxAttentionRegressor(shrinkage="ridge").fit(X, y)
 
 
 def test_warm_start_after_the_linear_limit_starts_from_its_ray():
