@@ -43,8 +43,9 @@ def test_candidate_reads_the_outer_score_of_the_inner_choice(bench):
     assert bench.evaluate_candidate([fold], ((0, 1), (0, 1), "best")) == outer[1, 0, 1]
     # Only alpha 0 and no shrinkage: nothing beats the first scale by two standard errors.
     assert bench.evaluate_candidate([fold], ((0,), (0,), "2se")) == outer[0, 0, 0]
-    # Alpha subsets × the shrinkage subsets that hold 0 × rules.
-    assert len(bench.candidates(params)) == 3 * 2 * 3
+    # The alpha subsets and the shrinkage subsets that hold 0, × rules.
+    assert len(bench.candidates(params)) == 2 * 2 * 3
+    assert all(0 in a and 0 in r for a, r, _ in bench.candidates(params))
 
 
 def test_criterion_keeps_every_set_then_prefers_the_cheapest(bench):
