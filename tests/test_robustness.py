@@ -17,7 +17,8 @@ from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
 from sklearn_softattn._attention import attention_weights
 
 CONFIGS = {"default": {}, "baseline": PAPER_BASELINE, "adam": {"solver": "adam"},
-           "lbfgs": {"solver": "lbfgs"}}
+           "lbfgs": {"solver": "lbfgs"},
+           "linear limit": {"attention_scale": 0.0, "shrinkage": "auto"}}
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 
