@@ -1,20 +1,14 @@
 """benchmarks/bench_panel.py: the panel's rule, the offline evaluation of a default, the criterion."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_panel.py"
+from _scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_panel", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_panel.py")
 
 
 def test_recorded_halves_follow_from_the_rule(bench):

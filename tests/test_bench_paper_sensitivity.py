@@ -1,23 +1,16 @@
 """benchmarks/bench_paper_sensitivity.py: its random start, its counts and its verdicts."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from _scripts import load_script
 from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
 from sklearn_softattn.datasets import make_gaussian_regression
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_paper_sensitivity.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_paper_sensitivity", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_paper_sensitivity.py")
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")

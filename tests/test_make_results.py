@@ -1,35 +1,26 @@
 """docs/make_results.py reads the numbers it writes into the README and the results
 page correctly, draws the sensitivity figure from them, and the README stays short."""
 
-import importlib.util
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from _scripts import ROOT, load_script
 from sklearn_softattn.__main__ import main
 
-ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-
-
-def _load(path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def make_results():
-    return _load(ROOT / "docs" / "make_results.py")
+    return load_script("docs/make_results.py")
 
 
 @pytest.fixture(scope="module")
 def sensitivity_output():
-    bench = _load(ROOT / "benchmarks" / "bench_paper_sensitivity.py")
+    bench = load_script("benchmarks/bench_paper_sensitivity.py")
     result = bench.run(n_samples=40, budget=2, seeds=range(2), learning_rates=(0.03, 0.1),
                        n_jobs=1)
     return bench.report(result)

@@ -18,6 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import r2_score
 from sklearn.model_selection import GridSearchCV, KFold
 
+from _scripts import load_script
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention
 from sklearn_softattn._attention import attention_forward, attention_loss_grad
 
@@ -254,14 +255,9 @@ def test_dask_ml_parallel_post_fit_predict(data, dask_client):
 
 def test_benchmark_children_run(tmp_path):
     """The scale benchmark's measurements, at toy sizes, in this process."""
-    import importlib.util
-    import pathlib
     import pickle
 
-    path = pathlib.Path(__file__).parents[1] / "benchmarks" / "bench_scale.py"
-    spec = importlib.util.spec_from_file_location("bench_scale", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("benchmarks/bench_scale.py")
     fit = bench.child_fit({"n": 300, "d": 5, "max_iter": 2, "max_context": 100,
                            "n_jobs": 1, "n_test": 100})
     assert fit["n_iter"] == 2 and fit["passes"] >= 3 and fit["rss_peak_mib"] > 0
