@@ -70,15 +70,15 @@ def shrinkage_grid(values):
     :class:`SoftmaxAttentionRegressor`'s ``shrinkage``); an object array if it
     holds ``"auto"``."""
     items = [values] if isinstance(values, str) or np.ndim(values) == 0 else list(values)
-    numbers = [v for v in items if not isinstance(v, str)]
-    if not items or len(numbers) < len(items) and not all(
-            v == "auto" for v in items if isinstance(v, str)):
+    names = [v for v in items if isinstance(v, str)]
+    if not names:
+        return penalty_grid(values, "shrinkages")
+    if any(name != "auto" for name in names):
         raise ValueError("shrinkages must be a non-empty 1-D array-like of finite, "
                          f"non-negative values or 'auto'; got {values!r}.")
+    numbers = [v for v in items if not isinstance(v, str)]
     if numbers:
-        penalty_grid(numbers, "shrinkages")
-    if len(numbers) == len(items):
-        return penalty_grid(items, "shrinkages")
+        penalty_grid(numbers, "shrinkages")  # checks them
     return np.array([v if isinstance(v, str) else float(v) for v in items], dtype=object)
 
 
