@@ -530,7 +530,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
 
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the training data, stop when its
-        R² stops improving, and keep the parameters that scored best.
+        R² stops improving, and keep the parameters that scored best. Not at
+        ``attention_scale=0``, which has no iterations to stop: the linear
+        limit is computed from all the training rows.
 
     validation_fraction : float, default=0.1
         Fraction of the training data held out for early stopping.
@@ -763,7 +765,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         )
         rng = check_random_state(self.random_state)
         validation = None
-        if self.early_stopping:
+        if self.early_stopping and self.attention_scale > 0:
             X, Y, sample_weight, validation = self._validation_split(X, Y, sample_weight, rng)
         problem = self._problem(X, Y, sample_weight, rng)
         if self.attention_scale == 0:

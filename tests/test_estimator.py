@@ -271,6 +271,10 @@ def test_scale_zero_is_least_squares_in_closed_form(fit_intercept, dtype, n_targ
     # Each context row weighs its sample weight, whatever the query.
     np.testing.assert_allclose(reg.attention_weights(X_new[:3].astype(dtype)),
                                np.tile(w / w.sum(), (3, 1)), rtol=1e-5)
+    # Early stopping holds out no rows: the closed form has no iterations to stop.
+    stopped = SoftmaxAttentionRegressor(0, early_stopping=True, fit_intercept=fit_intercept)
+    stopped.fit(X_given, y, sample_weight=w_given)
+    np.testing.assert_array_equal(stopped.predict(X_new.astype(dtype)), pred)
     # As MLPRegressor's partial_fit with solver="lbfgs": not there.
     assert not hasattr(reg, "partial_fit")
     with pytest.raises(AttributeError, match="partial_fit") as error:
