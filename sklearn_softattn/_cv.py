@@ -316,7 +316,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
             r2 = np.nan
             if scorer is None or (stop is not None and len(test) > 1):
                 # (R² needs two rows: with one, r2_score warns and gives NaN.)
-                r2 = r2_score(y_test, layer_predict(attributes, X_test, params["n_jobs"]),
+                r2 = r2_score(y_test, layer_predict(attributes, X_test, params["n_jobs"],
+                                                    params["extrapolation"]),
                               sample_weight=w_test)
             score = r2 if scorer is None else scorer(
                 _point_model({**path_params, "attention_scale": scales[s]}, attributes,
@@ -417,9 +418,10 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         ``alphas``). With few folds the standard error is itself noisy.
 
     init, preconditioner, regularization, renormalize, solver, learning_rate, \
-batch_size, max_iter, tol, n_iter_no_change, max_context, fit_intercept
+batch_size, max_iter, tol, n_iter_no_change, max_context, fit_intercept, extrapolation
         As in :class:`SoftmaxAttentionRegressor`; ``max_iter`` and ``tol``
-        apply to every point of the path.
+        apply to every point of the path, and ``extrapolation`` to the
+        validation rows that score it as to ``predict``.
 
     random_state : int, RandomState instance or None, default=None
         As in :class:`SoftmaxAttentionRegressor`; every fold and the refit
@@ -467,8 +469,8 @@ batch_size, max_iter, tol, n_iter_no_change, max_context, fit_intercept
         ``scoring``), and its sharper points are skipped; a skipped point is
         never chosen, without a warning.
 
-    key_query_, value_, context_, context_weight_, x_offset_, y_offset_, \
-coef_, intercept_, n_iter_, loss_curve_
+    key_query_, value_, context_, context_weight_, data_radius_, \
+x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         As in :class:`SoftmaxAttentionRegressor`, for the model refitted on all
         the data; ``n_iter_`` and ``loss_curve_`` cover its whole path.
 
@@ -548,6 +550,7 @@ coef_, intercept_, n_iter_, loss_curve_
         n_iter_no_change=10,
         max_context=2048,
         fit_intercept=True,
+        extrapolation="clip",
         random_state=None,
         n_jobs=None,
         verbose=0,
@@ -570,6 +573,7 @@ coef_, intercept_, n_iter_, loss_curve_
         self.n_iter_no_change = n_iter_no_change
         self.max_context = max_context
         self.fit_intercept = fit_intercept
+        self.extrapolation = extrapolation
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose

@@ -106,7 +106,8 @@ class _Problem:
     ``objective`` holds the leave-one-out queries, targets and context (its
     regularizer strength is set by the solver from ``alpha``); ``T`` maps
     centered features to working coordinates and ``W`` whitens them (``Wᵀ Σ̂ W = I``).
-    ``loss_scale`` is the loss of predicting the mean, ``L₀``.
+    ``loss_scale`` is the loss of predicting the mean, ``L₀``; ``radius`` is the
+    largest whitened norm ``‖(x - x̄) W‖`` of a training query.
     """
 
     objective: Objective
@@ -117,6 +118,7 @@ class _Problem:
     W: np.ndarray
     W_inv: np.ndarray
     context_X: np.ndarray
+    radius: float
     x_offset: np.ndarray
     y_offset: np.ndarray
     covariance: np.ndarray
@@ -159,6 +161,8 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
         value_=V,
         context_=problem.context_X,
         context_weight_=problem.objective.context_weight,
+        data_radius_=problem.radius,
+        _whitening=problem.W,
         x_offset_=problem.x_offset,
         y_offset_=problem.y_offset,
         _covariance=problem.covariance,
@@ -167,12 +171,40 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
     )
 
 
-def layer_predict(attributes, X, n_jobs=None):
+def whitened_norms(Xc, W):
+    """The norms ``‖x W‖`` of the rows of centered ``Xc``: their Mahalanobis
+    distances from the mean, for a whitening ``W`` of the covariance. Computed
+    in blocks of rows, so that no copy of ``Xc`` is held."""
+    W = W.astype(Xc.dtype, copy=False)
+    norms = np.empty(Xc.shape[0], dtype=Xc.dtype)
+    for rows in gen_batches(Xc.shape[0], 4096):
+        norms[rows] = np.linalg.norm(Xc[rows] @ W, axis=1)
+    return norms
+
+
+def centered_queries(attributes, X, extrapolation):
+    """Validated ``X`` centered by ``x_offset_``, as the softmax sees it: with
+    ``extrapolation="clip"``, a row whose Mahalanobis distance from
+    ``x_offset_`` exceeds ``data_radius_`` (the largest of a training row)
+    is pulled back along its ray to that distance; rows within it are
+    unchanged. The distances are invariant under invertible linear maps of
+    the features, and so is the clipped model."""
+    Xc = X - attributes["x_offset_"]
+    if extrapolation == "clip":
+        norms = whitened_norms(Xc, attributes["_whitening"])
+        far = norms > attributes["data_radius_"]
+        Xc[far] *= (attributes["data_radius_"] / norms[far])[:, None]
+    return Xc
+
+
+def layer_predict(attributes, X, n_jobs=None, extrapolation="clip"):
     """Predictions at validated ``X`` of the model with the fitted ``attributes``
     (as :func:`_fitted_attributes` gives them); 1-D for a 1-D ``coef_``.
 
     A zero ``key_query_`` is the linear limit (``attention_scale=0``), which
     predicts with ``coef_``: no positive scale has a zero key-query matrix.
+    It has no softmax, and extrapolates as the linear model it is; at a
+    positive scale the queries go through :func:`centered_queries`.
     """
     if not np.any(attributes["key_query_"]):
         coef = np.atleast_2d(attributes["coef_"])
@@ -180,7 +212,7 @@ def layer_predict(attributes, X, n_jobs=None):
         return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
     x_offset = attributes["x_offset_"]
     y = attributes["y_offset_"] + attention_forward(
-        X - x_offset,
+        centered_queries(attributes, X, extrapolation),
         attributes["context_"] - x_offset,
         attributes["key_query_"],
         attributes["value_"],
@@ -347,7 +379,7 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        return layer_predict(vars(self), X, self.n_jobs)
+        return layer_predict(vars(self), X, self.n_jobs, self.extrapolation)
 
     def attention_weights(self, X, top_k=None):
         """The softmax weights of each row of ``X`` over the context rows.
@@ -380,7 +412,7 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         n_context = self.context_.shape[0]
-        Zq = X - self.x_offset_
+        Zq = centered_queries(vars(self), X, self.extrapolation)
         KZc = (self.context_ - self.x_offset_) @ self.key_query_.T
         log_w = np.log(self.context_weight_)
         if top_k is None:
@@ -549,6 +581,23 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         Center features and targets by their (weighted) means. If False, the
         data are assumed centered.
 
+    extrapolation : {"clip", "continue"}, default="clip"
+        How ``predict`` treats a row farther from the training rows' mean
+        than any training row, in Mahalanobis distance (``data_radius_``).
+        ``"clip"``: before its attention scores are computed, the row is
+        pulled back towards the mean, along its ray, to that distance.
+        Without it, the scores of a row far out grow with its distance and
+        the softmax puts all its weight on one context row, whose value
+        alone becomes the prediction; at a small ``attention_scale`` the
+        values are large and cancel only on average, so one row many
+        standard deviations out can be predicted far outside the range of
+        the targets. ``"continue"``: the layer as it is, at every row. The
+        distance does not change under invertible linear maps of the
+        features, and training rows lie within it, so the fit and the
+        predictions at the training rows do not depend on this; nor does the
+        linear limit (``attention_scale=0``), which has no softmax and
+        extrapolates as the linear model it is.
+
     warm_start : bool, default=False
         Start from the parameters of the previous fit instead of initializing
         (after a fit at ``attention_scale=0``, whose key-query matrix is zero,
@@ -587,6 +636,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
 
     context_weight_ : ndarray of shape (n_context,)
         Multiplicity of each context row (its sample weight; ones without).
+
+    data_radius_ : float
+        The largest Mahalanobis distance of a training row (of positive
+        weight; with ``partial_fit``, of every batch so far) from
+        ``x_offset_``, under the context rows' covariance ``Σ̂``: the distance
+        that ``extrapolation="clip"`` pulls farther rows back to.
 
     x_offset_ : ndarray of shape (n_features,)
         Weighted feature means of the context rows (zeros if
@@ -687,6 +742,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "max_context": [Interval(Integral, 2, None, closed="left"), None],
         "fit_intercept": ["boolean"],
+        "extrapolation": [StrOptions({"clip", "continue"})],
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
@@ -713,6 +769,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         validation_fraction=0.1,
         max_context=2048,
         fit_intercept=True,
+        extrapolation="clip",
         warm_start=False,
         random_state=None,
         n_jobs=None,
@@ -735,6 +792,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         self.validation_fraction = validation_fraction
         self.max_context = max_context
         self.fit_intercept = fit_intercept
+        self.extrapolation = extrapolation
         self.warm_start = warm_start
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -871,6 +929,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             problem = self._problem(
                 X, Y, sample_weight, rng, context=(self.context_, self.context_weight_),
                 statistics=(self.x_offset_, self.y_offset_, self._covariance),
+                radius=self.data_radius_,
             )
             K, V = self.key_query_, self.value_
         K, V, progress, _, self._optimizer = solve(
@@ -904,12 +963,13 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         covariance = weighted_covariance(X[context] - x_offset, sample_weight[context])
         return x_offset, y_offset, covariance
 
-    def _problem(self, X, Y, sample_weight, rng, context=None, statistics=None):
+    def _problem(self, X, Y, sample_weight, rng, context=None, statistics=None, radius=0.0):
         """The training problem in the solver's working coordinates.
 
         By default the context, offsets and covariance come from the training
         rows themselves (``fit``); ``partial_fit`` passes the stored ones, and
-        its rows are then new queries. The solver works in coordinates
+        its rows are then new queries, and the ``radius`` of the queries so
+        far, which theirs may widen. The solver works in coordinates
         ``z = Tᵀ (x - x̄)``: whitened (``T = W``) with the covariance
         preconditioner, centered raw features without; ``P`` maps them to
         whitened ones for the renormalization and the regularizer.
@@ -949,8 +1009,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             n_jobs=self.n_jobs,
         )
         loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+        radius = max(radius, float(whitened_norms(X - x_offset, W).max()))
         return _Problem(objective, Xc=X - x_offset, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
-                        context_X=context_X, x_offset=x_offset, y_offset=y_offset,
+                        context_X=context_X, radius=radius,
+                        x_offset=x_offset, y_offset=y_offset,
                         covariance=covariance, loss_scale=loss_scale)
 
     def _validation_split(self, X, Y, sample_weight, rng):

@@ -230,13 +230,16 @@ def test_warm_start_takes_steps_at_the_new_attention_scale(data):
 
 
 def test_least_squares_end_in_training_and_predict():
-    """As the softmax flattens, the exact leave-one-out layer becomes least squares."""
+    """As the softmax flattens, the exact leave-one-out layer becomes least squares
+    (everywhere with extrapolation="continue"; see test_extrapolation_clip_* for rows
+    beyond the training radius)."""
     X, y = make_gaussian_regression(300, 4, 1, noise=0.5, random_state=0)
     X_new = make_gaussian_regression(100, 4, 1, random_state=1)[0]
     lin = LinearRegression().fit(X, y)
     spread = np.std(lin.predict(X_new))
     for scale in (1e-3, 1e-2):
-        reg = SoftmaxAttentionRegressor(scale, random_state=0).fit(X, y)
+        reg = SoftmaxAttentionRegressor(scale, extrapolation="continue",
+                                        random_state=0).fit(X, y)
         # The layer's output and its linear limit are least squares'...
         assert np.abs(reg.predict(X_new) - lin.predict(X_new)).max() < 0.05 * spread
         np.testing.assert_allclose(reg.coef_, lin.coef_, rtol=0.05)
@@ -330,7 +333,7 @@ def test_ridge_end_with_shrinkage(preconditioner):
     assert np.abs(lin.predict(X_new) - ridge.predict(X_new)).max() > 0.2 * spread  # far apart
     for scale in (1e-3, 1e-2):
         reg = SoftmaxAttentionRegressor(scale, shrinkage=shrinkage, preconditioner=preconditioner,
-                                        random_state=0).fit(X, y)
+                                        extrapolation="continue", random_state=0).fit(X, y)
         assert np.abs(reg.predict(X_new) - ridge.predict(X_new)).max() < 0.05 * spread
         np.testing.assert_allclose(reg.coef_, ridge_coef, rtol=0.05)
     limit = SoftmaxAttentionRegressor(0, shrinkage=shrinkage,
@@ -474,3 +477,80 @@ def test_predictions_do_not_depend_on_the_units_of_the_features():
     scaled = SoftmaxAttentionRegressor(0.5, random_state=0).fit(X * units + 1e4, y)
     np.testing.assert_allclose(scaled.predict(X[:20] * units + 1e4), reg.predict(X[:20]),
                                rtol=1e-6, atol=1e-6 * np.std(y))
+
+
+def _mahalanobis(reg, X):
+    """Distances of the rows of X from x_offset_ under the context covariance."""
+    C = reg.context_ - reg.x_offset_
+    precision = np.linalg.inv(C.T @ C / len(C))
+    Xc = X - reg.x_offset_
+    return np.sqrt(np.einsum("ij,jk,ik->i", Xc, precision, Xc))
+
+
+@pytest.fixture(scope="module")
+def far_rows():
+    """Training data, and new rows: two within the training radius, two far out."""
+    X, y = make_friedman1(200, n_features=5, noise=0.5, random_state=0)
+    rng = np.random.default_rng(0)
+    X_new = np.vstack([X[:2] + 0.01 * rng.standard_normal((2, 5)),
+                       X.mean(0) + [[40.0, 0, 0, 0, 0], [3.0, -5.0, 2.0, 8.0, 1.0]]])
+    return X, y, X_new
+
+
+def test_extrapolation_clip_pulls_far_rows_back_to_the_training_radius(far_rows):
+    X, y, X_new = far_rows
+    clip = SoftmaxAttentionRegressor(0.3, alpha=0.0, random_state=0).fit(X, y)
+    keep = clone(clip).set_params(extrapolation="continue").fit(X, y)
+    np.testing.assert_array_equal(clip.key_query_, keep.key_query_)  # the fit is the same
+    assert clip.data_radius_ == pytest.approx(_mahalanobis(clip, X).max(), rel=1e-9)
+    distance = _mahalanobis(clip, X_new)
+    inside = distance <= clip.data_radius_
+    np.testing.assert_array_equal(inside, [True, True, False, False])
+    # Rows within the radius (the training rows too) are predicted as the layer is.
+    np.testing.assert_array_equal(clip.predict(X), keep.predict(X))
+    np.testing.assert_allclose(clip.predict(X_new[inside]), keep.predict(X_new[inside]),
+                               rtol=1e-12)
+    # A farther row is predicted as its point on the radius, along its ray.
+    offset = X_new[~inside] - clip.x_offset_
+    pulled = clip.x_offset_ + offset * (clip.data_radius_ / distance[~inside])[:, None]
+    np.testing.assert_allclose(clip.predict(X_new[~inside]), keep.predict(pulled), rtol=1e-10)
+    # Unclipped, the far rows' softmax puts nearly all its weight on one row.
+    assert keep.attention_weights(X_new[2:3]).max() > 0.9
+    assert clip.attention_weights(X_new[2:3]).max() < keep.attention_weights(X_new[2:3]).max()
+    # The explanation agrees with predict, clipped or not.
+    for reg in (clip, keep):
+        A = reg.attention_weights(X_new)
+        values = (reg.context_ - reg.x_offset_) @ reg.value_.T
+        np.testing.assert_allclose(reg.y_offset_ + (A @ values).ravel(), reg.predict(X_new),
+                                   rtol=1e-10)
+
+
+def test_extrapolation_clip_is_invariant_under_linear_maps(far_rows):
+    X, y, X_new = far_rows
+    A = np.random.default_rng(1).standard_normal((5, 5)) + 3 * np.eye(5)
+    reg = SoftmaxAttentionRegressor(0.3, random_state=0)
+    expected = clone(reg).fit(X, y).predict(X_new)
+    actual = clone(reg).fit(X @ A + 1.0, y).predict(X_new @ A + 1.0)
+    np.testing.assert_allclose(actual, expected, rtol=1e-8)
+
+
+def test_extrapolation_leaves_the_linear_limit_linear(far_rows):
+    X, y, X_new = far_rows
+    for extrapolation in ("clip", "continue"):
+        reg = SoftmaxAttentionRegressor(0, extrapolation=extrapolation).fit(X, y)
+        np.testing.assert_allclose(reg.predict(X_new), X_new @ reg.coef_ + reg.intercept_,
+                                   rtol=1e-12)
+
+
+def test_partial_fit_widens_the_radius(far_rows):
+    X, y, _ = far_rows
+    reg = SoftmaxAttentionRegressor(0.3, random_state=0).partial_fit(X[:150], y[:150])
+    first = reg.data_radius_
+    assert first == pytest.approx(_mahalanobis(reg, X[:150]).max(), rel=1e-9)
+    far = X[150:] + 3 * (X[150:] - reg.x_offset_)  # farther rows, stored statistics kept
+    reg.partial_fit(far, y[150:])
+    assert reg.data_radius_ == pytest.approx(max(first, _mahalanobis(reg, far).max()),
+                                             rel=1e-9)
+    assert reg.data_radius_ > first
+    reg.partial_fit(X[:10], y[:10])  # rows within it leave it as it is
+    assert reg.data_radius_ == pytest.approx(_mahalanobis(reg, far).max(), rel=1e-9)
