@@ -370,7 +370,8 @@ table of the claims and the figures.
 Excess risk is `½ E‖f(x) − M x‖²` over fresh `x ~ N(0, Σ)`: the population loss minus the noise
 floor, on the paper's data (`sklearn_softattn.datasets.make_gaussian_regression`). For
 `predict` it is a Monte-Carlo average over 5000 fresh samples (the same ones for every
-method); for the model's infinite-data linear limit `coef_ = V Σ̂ Kᵀ` — the quantity the
+method) of the layer as the paper writes it (`extrapolation="continue"`; by default the
+estimator pulls the rare samples beyond the training radius back to it); for the model's infinite-data linear limit `coef_ = V Σ̂ Kᵀ` — the quantity the
 paper's analysis is about — it is exact (`datasets.linear_excess_risk`).
 
 ## The paper's experiment

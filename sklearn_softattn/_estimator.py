@@ -174,11 +174,17 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
 def whitened_norms(Xc, W):
     """The norms ``‖x W‖`` of the rows of centered ``Xc``: their Mahalanobis
     distances from the mean, for a whitening ``W`` of the covariance. Computed
-    in blocks of rows, so that no copy of ``Xc`` is held."""
+    in blocks of rows, so that no copy of ``Xc`` is held; where the sum of
+    squares overflows, by ``hypot`` (an infinite norm only where ``x W`` is)."""
     W = W.astype(Xc.dtype, copy=False)
     norms = np.empty(Xc.shape[0], dtype=Xc.dtype)
     for rows in gen_batches(Xc.shape[0], 4096):
-        norms[rows] = np.linalg.norm(Xc[rows] @ W, axis=1)
+        with np.errstate(over="ignore"):
+            Z = Xc[rows] @ W
+            norms[rows] = np.sqrt(np.einsum("ij,ij->i", Z, Z))
+        overflow = np.isinf(norms[rows])
+        if overflow.any():
+            norms[rows][overflow] = np.hypot.reduce(Z[overflow], axis=1)
     return norms
 
 
@@ -389,7 +395,9 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         for ``A = attention_weights(X)`` (raveled for a 1-D ``y``). The score
         of row ``x`` on context row ``c_j`` is
         ``(x - x_offset_)ᵀ key_query_ (c_j - x_offset_) + log context_weight_[j]``,
-        so a row of weight ``w_j`` counts ``w_j`` times, as in ``predict``.
+        so a row of weight ``w_j`` counts ``w_j`` times, as in ``predict``
+        (and, as there, ``x`` is first pulled back to ``data_radius_`` with
+        ``extrapolation="clip"``).
 
         Parameters
         ----------
@@ -444,7 +452,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
 
         f(x) = ȳ + Σ_j softmax_j((x - x̄)ᵀ K (c_j - x̄) + log w_j) V (c_j - x̄)
 
-    with the key-query matrix ``K`` (d × d) and the value matrix ``V`` (q × d).
+    with the key-query matrix ``K`` (d × d) and the value matrix ``V`` (q × d);
+    a query farther from ``x̄`` than any training row is first pulled back to
+    that distance (``extrapolation``).
     Training minimizes the leave-one-out squared error (each training row
     attends over every token but its own) with the structure-aware gradient
     descent of Goel, Soltanolkotabi and Bartlett (2026): spectral
