@@ -11,8 +11,9 @@
 ``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
 ``--cache DIR`` keeps the results elsewhere; ``--version HASH`` reads the cached
 results of the attention models fitted by an earlier version of the package
-(the results in ``benchmarks/results/`` are those of ``367c1c15``, with
-``--fit-defaults``: ``python benchmarks/bench_panel.py --analyse --version 367c1c15``).
+(the results in ``benchmarks/results/`` are those of ``8460cb9d``, whose defaults were then
+set to the criterion's choice and fitted with ``--fit-defaults --version 8460cb9d``:
+``python benchmarks/bench_panel.py --analyse --version 8460cb9d``).
 
 The panel
 ---------

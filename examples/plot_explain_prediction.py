@@ -66,7 +66,7 @@ models = {
 for name, model in models.items():
     model.fit(X_train, y_train)
     chosen = (f" (attention_scale_={model.attention_scale_:.3g}, alpha_={model.alpha_:g}, "
-              f"shrinkage_={model.shrinkage_:g})" if hasattr(model, "attention_scale_") else "")
+              f"shrinkage_={model.shrinkage_})" if hasattr(model, "attention_scale_") else "")
     print(f"test R² {name:24}: {model.score(X_test, y_test):.3f}{chosen}")
 model = models["attention CV"]
 # With fewer training rows than max_context, the context is the training set, in order.

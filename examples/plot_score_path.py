@@ -65,7 +65,7 @@ for name, (X, y) in datasets.items():
                   list(reg.alphas_).index(reg.alpha_),
                   list(reg.shrinkages_).index(reg.shrinkage_)]
     print(f"{name}: attention_scale_={reg.attention_scale_:.3g}, alpha_={reg.alpha_:g}, "
-          f"shrinkage_={reg.shrinkage_:g}; mean validation R² {chosen:.3f} there, "
+          f"shrinkage_={reg.shrinkage_}; mean validation R² {chosen:.3f} there, "
           f"{mean[0].max():.3f} at the linear limit, {mean.max():.3f} at the best point")
 
 # %%
