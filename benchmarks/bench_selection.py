@@ -56,6 +56,7 @@ from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegresso
 from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._cv import (
     _fold_scores,
+    _label,
     attention_scale_grid,
     choose_point,
     inner_folds,
@@ -171,7 +172,7 @@ def table(datasets, n_folds):
             cells.append(f"{score:.3f}")
             times.append(fit_time)
             if label.startswith("attention CV"):
-                chosen = ", ".join(f"{e.attention_scale_:.2g}/{e.alpha_:g}/{e.shrinkage_:g}"
+                chosen = ", ".join(f"{e.attention_scale_:.2g}/{e.alpha_:g}/{_label(e.shrinkage_)}"
                                    for e in fitted)
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | " + " | ".join(cells) + " |",
               flush=True)
@@ -236,7 +237,7 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                 i, j, k = choose_point(inner.score_path_, rule)
                 gains[rule].append(outer[i, j, k] - ls)
                 choices[rule].append(f"{inner.attention_scales_[i]:.2g}/{inner.alphas_[j]:g}"
-                                     f"/{inner.shrinkages_[k]:g}")
+                                     f"/{_label(inner.shrinkages_[k])}")
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | {np.mean(least_squares):.3f} | "
               + " | ".join(f"{np.mean(gains[r]):+.3f} ({', '.join(choices[r])})"
                            for r in selections) + " |", flush=True)
@@ -389,13 +390,13 @@ def speed(datasets, solver="gd"):
             if model is search:
                 best, params = search.best_score_, search.best_params_
                 chosen = (f"{params['attention_scale']:.2g}/{params['alpha']:g}/"
-                          f"{params['shrinkage']:g}")
+                          f"{_label(params['shrinkage'])}")
             else:
                 mean = np.where(np.isfinite(cv_est.score_path_).all(axis=-1),
                                 cv_est.score_path_.mean(axis=-1), -np.inf)
                 best = mean.max()
                 chosen = (f"{cv_est.attention_scale_:.2g}/{cv_est.alpha_:g}/"
-                          f"{cv_est.shrinkage_:g}")
+                          f"{_label(cv_est.shrinkage_)}")
             rows.append((label, rec.passes, elapsed, best, chosen))
         grid_passes, grid_time = rows[-1][1:3]
         for label, passes, elapsed, best, chosen in rows:

@@ -61,7 +61,7 @@ from sklearn_softattn import (
     _objective,
     _solvers,
 )
-from sklearn_softattn._cv import attention_path
+from sklearn_softattn._cv import _label, attention_path
 from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
 from sklearn_softattn._geometry import renormalize
 from sklearn_softattn.datasets import make_gaussian_regression
@@ -283,7 +283,7 @@ def bench_cv(solvers=("gd", "lbfgs")):
                 scores.append(r2_score(y[test], estimator.predict(X[test])))
                 if label in solvers:
                     chosen.append(f"({estimator.attention_scale_:.3g}, {estimator.alpha_:g}, "
-                                  f"{estimator.shrinkage_:g})")
+                                  f"{_label(estimator.shrinkage_)})")
             rows.append((label, np.mean(scores), np.mean(times), np.mean(passes), chosen))
         mlp_time = next(t for label, _, t, _, _ in rows if label == "MLPRegressor")
         for label, score, fit_time, n_passes, chosen in rows:
