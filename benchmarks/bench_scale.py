@@ -2,10 +2,12 @@
 the max_context trade-off, and fit time and R² against MLPRegressor and
 HistGradientBoostingRegressor.
 
-Run: python benchmarks/bench_scale.py [--json PATH] [--quick]
+Run: python benchmarks/bench_scale.py [--json PATH] [--quick] [--cv]
 
 About eight minutes on an idle 2-core machine (``--quick``: under one minute,
-smaller sizes, for checking the script itself). Prints one table per part,
+smaller sizes, for checking the script itself). ``--cv`` runs only the
+comparison with other regressors, with ``SoftmaxAttentionRegressorCV`` at its
+defaults (folds on 2 workers) among them: about 25 minutes. Prints one table per part,
 then the issue's four "must show" ratios, then one line
 ``SUMMARY {...}`` with every number as JSON (also written to ``--json``).
 
@@ -144,7 +146,7 @@ def child_compare(spec):
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from sklearn_softattn import SoftmaxAttentionRegressor
+    from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 
     X, y = _data(spec["n"], spec["d"], 0)
     X_test, y_test = _data(spec["n_test"], spec["d"], 1)
@@ -154,6 +156,9 @@ def child_compare(spec):
         models[f"SoftmaxAttentionRegressor({shown})"] = SoftmaxAttentionRegressor(
             random_state=0, **params
         )
+    if spec.get("cv"):
+        models["SoftmaxAttentionRegressorCV(n_jobs=2)"] = SoftmaxAttentionRegressorCV(
+            n_jobs=2, random_state=0)
     models |= {
         "StandardScaler + MLPRegressor(random_state=0)": make_pipeline(
             StandardScaler(), MLPRegressor(random_state=0)
@@ -283,11 +288,11 @@ def bench_context(contexts, settings, n, n_test, d=20):
     return results
 
 
-def bench_compare(n, n_test, attention, d=20):
+def bench_compare(n, n_test, attention, d=20, cv=False):
     print(f"## Against other regressors (make_friedman1, n={n}, d={d}, "
           f"test on {n_test} fresh rows, fresh process)\n")
     rows = run_child({"task": "compare", "n": n, "n_test": n_test, "d": d,
-                      "attention": attention})
+                      "attention": attention, "cv": cv})
     _table(["model", "fit (s)", "test R²"],
            [[r["model"], f"{r['fit_s']:.2f}", f"{r['r2']:.4f}"] for r in rows])
     return rows
@@ -301,6 +306,8 @@ def main(argv=None):
     parser.add_argument("--max-wait", type=float, default=120,
                         help="seconds to wait, before each part, for other processes "
                              "to leave the cores idle (default 120)")
+    parser.add_argument("--cv", action="store_true",
+                        help="only the comparison, with the cross-validated estimator")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -345,6 +352,14 @@ def main(argv=None):
         busy[part] = wait_for_idle(args.max_wait)
         print(f"(cores busy with other processes before this part: {busy[part]})\n")
 
+    if args.cv:
+        idle("compare")
+        compare = bench_compare(n_cmp, n_test=5000, attention=[], cv=True)
+        print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
+              f"{load_start}, at end {_load()}.\n")
+        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
+                                       "compare": compare}))
+        return
     idle("fit_vs_n")
     fit = bench_fit_vs_n(sizes)
     idle("predict")
