@@ -20,6 +20,7 @@ from ._callbacks import CallbackSupportMixin, Task
 from ._geometry import (
     Renormalization,
     change_basis,
+    distance_map,
     feature_scale,
     renormalize,
     weighted_covariance,
@@ -107,7 +108,8 @@ class _Problem:
     regularizer strength is set by the solver from ``alpha``); ``T`` maps
     centered features to working coordinates and ``W`` whitens them (``Wᵀ Σ̂ W = I``).
     ``loss_scale`` is the loss of predicting the mean, ``L₀``; ``radius`` is the
-    largest whitened norm ``‖(x - x̄) W‖`` of a training query.
+    largest Mahalanobis distance ``‖(x - x̄) P‖`` of a training query, for the
+    ``distance`` map ``P`` (:func:`~._geometry.distance_map`).
     """
 
     objective: Objective
@@ -118,6 +120,7 @@ class _Problem:
     W: np.ndarray
     W_inv: np.ndarray
     context_X: np.ndarray
+    distance: np.ndarray
     radius: float
     x_offset: np.ndarray
     y_offset: np.ndarray
@@ -162,7 +165,7 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
         context_=problem.context_X,
         context_weight_=problem.objective.context_weight,
         data_radius_=problem.radius,
-        _whitening=problem.W,
+        _distance=problem.distance,
         x_offset_=problem.x_offset,
         y_offset_=problem.y_offset,
         _covariance=problem.covariance,
@@ -171,16 +174,16 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
     )
 
 
-def whitened_norms(Xc, W):
-    """The norms ``‖x W‖`` of the rows of centered ``Xc``: their Mahalanobis
-    distances from the mean, for a whitening ``W`` of the covariance. Computed
-    in blocks of rows, so that no copy of ``Xc`` is held; where the sum of
-    squares overflows, by ``hypot`` (an infinite norm only where ``x W`` is)."""
-    W = W.astype(Xc.dtype, copy=False)
+def mahalanobis_norms(Xc, P):
+    """The norms ``‖x P‖`` of the rows of centered ``Xc``: their Mahalanobis
+    distances from the mean, for a :func:`~._geometry.distance_map` ``P``.
+    Computed in blocks of rows, so that no copy of ``Xc`` is held; where the sum
+    of squares overflows, by ``hypot`` (an infinite norm only where ``x P`` is)."""
+    P = P.astype(Xc.dtype, copy=False)
     norms = np.empty(Xc.shape[0], dtype=Xc.dtype)
     for rows in gen_batches(Xc.shape[0], 4096):
         with np.errstate(over="ignore"):
-            Z = Xc[rows] @ W
+            Z = Xc[rows] @ P
             norms[rows] = np.sqrt(np.einsum("ij,ij->i", Z, Z))
         overflow = np.isinf(norms[rows])
         if overflow.any():
@@ -197,7 +200,7 @@ def centered_queries(attributes, X, extrapolation):
     the features, and so is the clipped model."""
     Xc = X - attributes["x_offset_"]
     if extrapolation == "clip":
-        norms = whitened_norms(Xc, attributes["_whitening"])
+        norms = mahalanobis_norms(Xc, attributes["_distance"])
         far = norms > attributes["data_radius_"]
         Xc[far] *= (attributes["data_radius_"] / norms[far])[:, None]
     return Xc
@@ -650,8 +653,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     data_radius_ : float
         The largest Mahalanobis distance of a training row (of positive
         weight; with ``partial_fit``, of every batch so far) from
-        ``x_offset_``, under the context rows' covariance ``Σ̂``: the distance
-        that ``extrapolation="clip"`` pulls farther rows back to.
+        ``x_offset_``, under the context rows' covariance ``Σ̂`` and within the
+        directions in which they vary (with more features than rows, their
+        span): the distance that ``extrapolation="clip"`` pulls farther rows
+        back to.
 
     x_offset_ : ndarray of shape (n_features,)
         Weighted feature means of the context rows (zeros if
@@ -1019,9 +1024,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             n_jobs=self.n_jobs,
         )
         loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
-        radius = max(radius, float(whitened_norms(X - x_offset, W).max()))
+        distance = distance_map(covariance)
+        radius = max(radius, float(mahalanobis_norms(X - x_offset, distance).max()))
         return _Problem(objective, Xc=X - x_offset, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
-                        context_X=context_X, radius=radius,
+                        context_X=context_X, distance=distance, radius=radius,
                         x_offset=x_offset, y_offset=y_offset,
                         covariance=covariance, loss_scale=loss_scale)
 

@@ -48,18 +48,34 @@ def whitening(covariance, floor=EIGENVALUE_FLOOR):
     W_inv : ndarray of shape (d, d)
         Its exact inverse (``C^{1/2} D`` with the floored ``C``).
     """
-    scale = feature_scale(covariance)
-    correlation = covariance / np.outer(scale, scale)
-    eigvals, eigvecs = np.linalg.eigh(correlation)
-    top = eigvals.max()
-    if top > 0:
-        eigvals = np.maximum(eigvals, max(floor * top, np.finfo(covariance.dtype).tiny))
-    else:
-        eigvals = np.ones_like(eigvals)
+    scale, eigvals, eigvecs, floor_value = _correlation_spectrum(covariance, floor)
+    eigvals = np.maximum(eigvals, floor_value) if floor_value > 0 else np.ones_like(eigvals)
     root = np.sqrt(eigvals)
     W = ((eigvecs / root) @ eigvecs.T) / scale[:, None]
     W_inv = ((eigvecs * root) @ eigvecs.T) * scale
     return W, W_inv
+
+
+def distance_map(covariance, floor=EIGENVALUE_FLOOR):
+    """A map ``P`` (d × r) such that ``‖(x - x̄) @ P‖`` is the Mahalanobis distance
+    of ``x`` from the mean within the directions of the data: those whose
+    eigenvalue of the correlation matrix is above the floor of :func:`whitening`.
+    Directions without variance do not count (with more features than rows, only
+    the span of the rows does), where whitening would magnify them by up to
+    ``floor ** -0.5``. ``r = 0`` if every column is constant."""
+    scale, eigvals, eigvecs, floor_value = _correlation_spectrum(covariance, floor)
+    kept = eigvals > floor_value if floor_value > 0 else np.zeros(len(eigvals), bool)
+    return (eigvecs[:, kept] / np.sqrt(eigvals[kept])) / scale[:, None]
+
+
+def _correlation_spectrum(covariance, floor):
+    """The columns' scales, the eigenpairs of their correlation matrix, and the
+    floor of its eigenvalues (0 if all columns are constant)."""
+    scale = feature_scale(covariance)
+    eigvals, eigvecs = np.linalg.eigh(covariance / np.outer(scale, scale))
+    top = eigvals.max()
+    floor_value = max(floor * top, np.finfo(covariance.dtype).tiny) if top > 0 else 0.0
+    return scale, eigvals, eigvecs, floor_value
 
 
 def change_basis(K, V, M):

@@ -554,3 +554,19 @@ def test_partial_fit_widens_the_radius(far_rows):
     assert reg.data_radius_ > first
     reg.partial_fit(X[:10], y[:10])  # rows within it leave it as it is
     assert reg.data_radius_ == pytest.approx(_mahalanobis(reg, far).max(), rel=1e-9)
+
+
+def test_extrapolation_clip_ignores_directions_without_variance():
+    # More features than rows: new rows leave the rows' span, in directions the
+    # whitening floors. The radius is measured within the span, so a row that lies
+    # within it there is not pulled back (it was, to the mean, with the whitening).
+    X, y = make_regression(n_samples=20, n_features=30, noise=1.0, random_state=0)
+    reg = SoftmaxAttentionRegressor(0.3, random_state=0).fit(X, y)
+    X_new = (reg.x_offset_ + 0.5 * (X[:5] - reg.x_offset_)
+             + 0.3 * np.random.default_rng(0).standard_normal((5, 30)))
+    keep = clone(reg).set_params(extrapolation="continue").fit(X, y)
+    offset = X_new - reg.x_offset_
+    within = np.linalg.norm(offset @ reg._distance, axis=1) <= reg.data_radius_
+    assert within.any()
+    np.testing.assert_allclose(reg.predict(X_new[within]), keep.predict(X_new[within]),
+                               rtol=1e-12)

@@ -3,6 +3,7 @@ import pytest
 
 from sklearn_softattn._geometry import (
     EIGENVALUE_FLOOR,
+    distance_map,
     renormalize,
     change_basis,
     weighted_covariance,
@@ -107,3 +108,50 @@ def test_renormalization_tangent_is_the_gradient_of_the_renormalized_parametriza
         E[i, j] = eps
         np.testing.assert_allclose((f(K + E) - f(K - E)) / (2 * eps), grad[i, j], atol=1e-7)
     assert Renormalization().tangent(K, A) is A and Renormalization().onto(K)[1] == 1.0
+
+
+def test_distance_map_is_the_mahalanobis_distance_within_the_data():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300, 4)) @ rng.standard_normal((4, 4)) * [1e-3, 1.0, 10.0, 1e3]
+    Xc = X - X.mean(axis=0)
+    cov = weighted_covariance(Xc, np.ones(300))
+    P = distance_map(cov)
+    assert P.shape == (4, 4)
+    np.testing.assert_allclose(P.T @ cov @ P, np.eye(4), atol=1e-10)
+    x = rng.standard_normal((5, 4))
+    expected = np.sqrt(np.einsum("ij,jk,ik->i", x, np.linalg.inv(cov), x))
+    np.testing.assert_allclose(np.linalg.norm(x @ P, axis=1), expected, rtol=1e-8)
+
+
+@pytest.mark.parametrize("shape", [(20, 30), (50, 5)])
+def test_distance_map_ignores_directions_without_variance(shape):
+    # More features than rows, or a duplicated column: whitening floors the
+    # missing directions (and magnifies them); the distance leaves them out.
+    n, d = shape
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((n, d))
+    if n > d:
+        X[:, -1] = X[:, 0]
+    Xc = X - X.mean(axis=0)
+    cov = weighted_covariance(Xc, np.ones(n))
+    P = distance_map(cov)
+    rank = np.linalg.matrix_rank(Xc)
+    assert P.shape == (d, rank)
+    # A direction without variance (of the standardized features, as whitening
+    # floors it) adds nothing to the distance...
+    scale = np.sqrt(np.diag(cov))
+    eigvals, eigvecs = np.linalg.eigh(cov / np.outer(scale, scale))
+    null = eigvecs[:, eigvals < 1e-10 * eigvals.max()].T * scale
+    assert len(null) == d - rank
+    x = Xc[:3] + 100 * null.sum(axis=0)
+    np.testing.assert_allclose(np.linalg.norm(x @ P, axis=1),
+                               np.linalg.norm(Xc[:3] @ P, axis=1), rtol=1e-6)
+    # ... where whitening magnifies it, and within the span it is the pseudo-inverse's.
+    W, _ = whitening(cov)
+    assert np.all(np.linalg.norm(x @ W, axis=1) > 100 * np.linalg.norm(x @ P, axis=1))
+    expected = np.sqrt(np.einsum("ij,jk,ik->i", Xc[:3], np.linalg.pinv(cov), Xc[:3]))
+    np.testing.assert_allclose(np.linalg.norm(Xc[:3] @ P, axis=1), expected, rtol=1e-6)
+
+
+def test_distance_map_of_constant_columns_is_empty():
+    assert distance_map(np.zeros((3, 3))).shape == (3, 0)
