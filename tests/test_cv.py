@@ -449,3 +449,21 @@ def test_a_scorer_gets_a_model_of_its_own_at_each_point(small):
     for model, params, K in seen:
         assert model.get_params() == params
         np.testing.assert_array_equal(model.key_query_, K)
+
+
+def test_extrapolation_applies_to_the_validation_rows(friedman):
+    # Rows far out in the data: the inner folds' validation rows among them are
+    # clipped (the default) or not, as the refit model's predict rows are.
+    X, y = friedman
+    X = X.copy()
+    X[:6, 0] += np.array([30.0, -30.0, 40.0, -40.0, 50.0, -50.0])
+    scores = {}
+    for extrapolation in ("clip", "continue"):
+        reg = SoftmaxAttentionRegressorCV(**dict(FAST, attention_scales=[0.0, 0.5, 2.0],
+                                                 alphas=[0.0]),
+                                          extrapolation=extrapolation).fit(X, y)
+        scores[extrapolation] = reg.score_path_
+        assert reg.extrapolation == extrapolation
+    # The linear limit is never clipped; the attention points are.
+    np.testing.assert_array_equal(scores["clip"][0], scores["continue"][0])
+    assert not np.array_equal(scores["clip"][1:], scores["continue"][1:])
