@@ -11,9 +11,8 @@
 ``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
 ``--cache DIR`` keeps the results elsewhere; ``--version HASH`` reads the cached
 results of the attention models fitted by an earlier version of the package
-(the results in ``benchmarks/results/`` are those of ``8460cb9d``, whose defaults were then
-set to the criterion's choice and fitted with ``--fit-defaults --version 8460cb9d``:
-``python benchmarks/bench_panel.py --analyse --version 8460cb9d``).
+(the results in ``benchmarks/results/`` are those of ``3e498a58``, with ``--fit-defaults``:
+``python benchmarks/bench_panel.py --analyse --version 3e498a58``).
 
 The panel
 ---------
