@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 
@@ -155,3 +157,17 @@ def test_distance_map_ignores_directions_without_variance(shape):
 
 def test_distance_map_of_constant_columns_is_empty():
     assert distance_map(np.zeros((3, 3))).shape == (3, 0)
+
+
+def test_mahalanobis_norms_do_not_overflow():
+    from sklearn_softattn._estimator import mahalanobis_norms
+
+    rng = np.random.default_rng(0)
+    P = rng.standard_normal((3, 3))
+    Xc = rng.standard_normal((5000, 3))  # more than one block of rows
+    np.testing.assert_allclose(mahalanobis_norms(Xc, P), np.linalg.norm(Xc @ P, axis=1),
+                               rtol=1e-12)
+    huge = np.array([[3e200, 4e200, 0.0], [3.0, 4.0, 0.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warning either
+        np.testing.assert_allclose(mahalanobis_norms(huge, np.eye(3)), [5e200, 5.0])
