@@ -982,9 +982,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         """The training problem in the solver's working coordinates.
 
         By default the context, offsets and covariance come from the training
-        rows themselves (``fit``); ``partial_fit`` passes the stored ones, and
-        its rows are then new queries, and the ``radius`` of the queries so
-        far, which theirs may widen. The solver works in coordinates
+        rows themselves (``fit``); ``partial_fit`` passes the stored ones and
+        the ``radius`` of its earlier batches, and its rows are then new
+        queries, which may widen that radius. The solver works in coordinates
         ``z = Tᵀ (x - x̄)``: whitened (``T = W``) with the covariance
         preconditioner, centered raw features without; ``P`` maps them to
         whitened ones for the renormalization and the regularizer.
@@ -1004,7 +1004,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         else:
             T = T_inv = np.eye(X.shape[1], dtype=X.dtype)
             P = W_inv
-        Z, Yc = (X - x_offset) @ T, Y - y_offset
+        Xc, Yc = X - x_offset, Y - y_offset
+        Z = Xc @ T
         shift = None
         if self.fit_intercept:
             Z, shift, Y_loo = leave_one_out(Z, Yc, sample_weight, self_index,
@@ -1025,8 +1026,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         )
         loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
         distance = distance_map(covariance)
-        radius = max(radius, float(mahalanobis_norms(X - x_offset, distance).max()))
-        return _Problem(objective, Xc=X - x_offset, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
+        radius = max(radius, float(mahalanobis_norms(Xc, distance).max()))
+        return _Problem(objective, Xc=Xc, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
                         context_X=context_X, distance=distance, radius=radius,
                         x_offset=x_offset, y_offset=y_offset,
                         covariance=covariance, loss_scale=loss_scale)
