@@ -9,8 +9,6 @@ the loss curve and decides when to stop. They return the final ``(K, V)``.
 import numpy as np
 from scipy.optimize import minimize
 
-from ._attention import _one_blas_thread
-
 # A step that does not decrease the objective is halved, at most this often in a row.
 MAX_HALVINGS = 40
 # Relative slack of the descent test, so that round-off alone never rejects a step.
@@ -185,10 +183,9 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     of a unit gradient step in these variables, ``L₀ ||∇F||²``: at the start
     exactly :func:`predicted_decrease`, and no singular values to compute. A
     line search that finds no decrease ends training as converged: the
-    point is stationary to machine precision. BLAS runs one thread: L-BFGS's
-    products are over a few hundred variables, and on 2 busy cores two
-    threads made each of its iterations 100 times slower (17 ms against
-    0.2 ms, scipy 1.17).
+    point is stationary to machine precision. Run it with BLAS on one thread
+    (as :func:`~sklearn_softattn._estimator.solve` does): its products are
+    over a few hundred variables.
 
     Returns
     -------
@@ -247,9 +244,8 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
             raise StopIteration
 
     try:
-        with _one_blas_thread():
-            result = minimize(evaluate, x0, jac=True, method="L-BFGS-B", callback=callback,
-                              options=dict(maxiter=max_iter, ftol=0.0, gtol=0.0))
+        result = minimize(evaluate, x0, jac=True, method="L-BFGS-B", callback=callback,
+                          options=dict(maxiter=max_iter, ftol=0.0, gtol=0.0))
         reached_max_iter = result.status == 1
     except StopIteration:  # scipy < 1.11 lets it through
         reached_max_iter = False
@@ -268,7 +264,7 @@ def _inverse_square_norm(other):
     """``1 / ||other||₂²``, the scale of the other block's step, or 0 while
     ``other`` is zero (then this block's gradient is zero too, up to
     round-off, and no step is meaningful)."""
-    norm = np.linalg.norm(other, 2)
+    norm = np.linalg.svd(other, compute_uv=False)[0]  # ||other||₂, without norm's overhead
     return 1 / norm**2 if norm > 0 else 0.0
 
 

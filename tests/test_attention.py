@@ -10,11 +10,13 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
+from threadpoolctl import threadpool_info, threadpool_limits
 
 import _reference as reference
 from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _estimator, _kernel
 from sklearn_softattn import _objective
 from sklearn_softattn._attention import (
+    _one_blas_thread,
     attention_forward,
     attention_loss_grad,
     attention_weights,
@@ -443,3 +445,21 @@ if given is not None:
         monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", block)
         monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
         _compare(args, dtype, n_jobs)
+
+
+def test_one_blas_thread_nests_and_restores():
+    """Inside the limit BLAS runs one thread; a nested limit (a kernel call inside a
+    solver's run) changes nothing, and leaving the outer one restores the caller's."""
+    def blas_threads():
+        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+    if not blas_threads():
+        pytest.skip("no BLAS library seen by threadpoolctl")
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas_threads()
+        with _one_blas_thread():
+            assert set(blas_threads()) == {1}
+            with _one_blas_thread():
+                assert set(blas_threads()) == {1}
+            assert set(blas_threads()) == {1}  # the nested exit did not restore
+        assert blas_threads() == before
