@@ -12,11 +12,14 @@
 ``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
 ``--cache DIR`` keeps the results elsewhere; ``--version HASH[,HASH...]`` reads
 the cached results of the attention models fitted by earlier versions of the
-package, each result from the first version that has it (the results in
-``benchmarks/results/`` are those of ``3e498a58`` for the tuning and reporting
-halves and of ``558a8762``, which differs from it by a refactor checked to give
-the same results bit for bit, for the holdout:
-``python benchmarks/bench_panel.py --analyse --version 3e498a58,558a8762``).
+package, each result from the first version that has it, and the defaults
+fitted by ``--fit-defaults`` from the first version only, whose defaults they
+are (the results in ``benchmarks/results/`` are those of ``3e498a58`` for the
+superset and the grid search on the tuning and reporting halves, of ``558a8762``,
+which differs from it by a refactor checked to give the same results bit for
+bit, on the holdout, and of ``d095ece6`` for the defaults fitted on all 50 sets:
+``python benchmarks/bench_panel.py --analyse --version d095ece6,558a8762,3e498a58``;
+the first protocol's output is kept in ``benchmarks/results/panel_analysis_halves.txt``).
 
 The panel
 ---------
@@ -396,6 +399,8 @@ def _cache_file(name, label, fold):
     if label not in PACKAGE_MODELS:
         return CACHE / f"{stem}.json"
     files = [CACHE / f"{stem}__{version}.json" for version in package_hashes()]
+    if label in FITTED:  # fitted at the defaults of the first version only
+        return files[0]
     return next((f for f in files if f.exists()), files[0])
 
 
@@ -553,6 +558,10 @@ def analyse(tuning, reporting, n_folds,
     if len(done) < len(tuning + reporting):
         print(f"not yet fitted, left out: {[n for n in tuning + reporting if n not in done]}")
     tuning, reporting = [n for n in tuning if n in done], [n for n in reporting if n in done]
+    if not tuning:
+        print(f"nothing to choose on: no set of the {titles[0]} is fitted "
+              "(another --version?)")
+        return None
     names = tuning + reporting
     table, times = {}, {}
     for label in [m for m in baselines() if m not in FITTED]:
