@@ -4,6 +4,7 @@
     python benchmarks/bench_solvers.py --paper    # single fits on the paper's setting
     python benchmarks/bench_solvers.py --path     # the cross-validated estimator's path
     python benchmarks/bench_solvers.py --cv       # the cross-validated estimator's R² and time
+    python benchmarks/bench_solvers.py --varpro   # gd against V eliminated in closed form
 
 One pass is one evaluation of the objective and its gradient over all the
 training queries: the whole cost of an iteration, which is why passes, not
@@ -38,6 +39,20 @@ real-data panel) and HistGradientBoostingRegressor: 5-fold cross-validated R²
 (KFold, shuffled, seed 0), the mean fit time of one fold's fit (for the CV
 estimator its inner folds, path and refit) and its ratio to MLPRegressor's in
 the same run, the passes over the data and the points chosen.
+
+``--varpro``: variable projection, tried as a faster solver and not adopted.
+For a fixed ``K`` the prediction is linear in ``V``, so ``V`` can be
+eliminated: ``V(K)`` minimizes the objective in closed form (weighted least
+squares of the targets on the attended means, with the ridge term; no
+balance, ``alpha=0``), and L-BFGS runs on the renormalized ``K`` alone, on
+``K -> L(K, V(K))``, whose gradient is the objective's at ``V(K)``. Each
+evaluation costs two passes (the attended means, then the gradient; the means
+are computed here in numpy). On 75% of each data set's rows (seeded shuffle),
+gd's warm-started path at the default positive scales, and from gd's own start
+at every point variable projection, with gd's stopping rule (``tol``,
+``n_iter_no_change``, ``max_iter``) on its objective: passes, the objective
+over L₀, the passes it took to reach gd's final objective, and R² on the other
+25% of the rows.
 """
 
 import argparse
@@ -45,6 +60,7 @@ import time
 import warnings
 
 import numpy as np
+from scipy.optimize import minimize
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.datasets import load_diabetes, make_friedman1
 from sklearn.ensemble import HistGradientBoostingRegressor
@@ -61,9 +77,10 @@ from sklearn_softattn import (
     _objective,
     _solvers,
 )
-from sklearn_softattn._cv import _label, attention_path
+from sklearn_softattn._attention import attention_weights
+from sklearn_softattn._cv import _label, attention_path, attention_scale_grid
 from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
-from sklearn_softattn._geometry import renormalize
+from sklearn_softattn._geometry import Renormalization, change_basis, renormalize
 from sklearn_softattn.datasets import make_gaussian_regression
 
 SOLVERS = {  # label: (solver, first-order test on)
@@ -252,6 +269,111 @@ def bench_path():
               f"| {len(gaps)} of {len(pairs)} | {max(gaps, default=0):.1e} |")
 
 
+def _attended(objective, K):
+    """Every training query's attended mean of the context plus its value shift, as the
+    objective sees it (own token down-weighted by one): the prediction is ``V`` times it."""
+    w, own = objective.context_weight, objective.self_index
+    with np.errstate(divide="ignore"):
+        log_self = np.log(np.maximum(w[np.maximum(own, 0)] - 1, 0))[own >= 0]
+    A = attention_weights(objective.Z, objective.context @ K.T, np.log(w), own, log_self)
+    H = A @ objective.context
+    return H if objective.value_shift is None else H + objective.value_shift
+
+
+def best_values(objective, K):
+    """The ``V`` that minimizes the objective (without balance) for this ``K``, in closed
+    form: ``V (Hᵀ C H + λ M Mᵀ) = Yᵀ C H`` with ``M = Kᵀ A`` the ridge term's map."""
+    H = _attended(objective, K)
+    c = (objective.weight / objective.weight.sum())[:, None]
+    gram = H.T @ (c * H)
+    if objective.shrinkage > 0:
+        M = K.T @ objective.standardize
+        gram = gram + objective.shrinkage * (M @ M.T)
+    return np.linalg.lstsq(gram, (objective.Y.T @ (c * H)).T, rcond=None)[0].T
+
+
+def variable_projection(objective, K, scale, loss_scale, tol, n_iter_no_change, max_iter):
+    """L-BFGS on the renormalized ``K`` of ``K -> L(K, V(K))``, from ``K``; stops as gd
+    does. Returns the final ``(K, V)``, its objective and the (objective, passes) curve."""
+    assert objective.P is None and objective.strength == 0  # whitened, no balance
+    project = Renormalization(scale)
+    K, _ = project.onto(K)
+    unit, shape = np.linalg.norm(K), K.shape
+    state = {"passes": 0, "curve": [], "best": np.inf, "flat": 0}
+
+    def parameters(x):
+        K, factor = project.onto(unit * x.reshape(shape))
+        return K, best_values(objective, K), factor
+
+    def evaluate(x):
+        K, V, factor = parameters(x)
+        value, grad_K, _ = objective(K, V)  # grad_V vanishes at V(K)
+        state["passes"] += 2
+        state["last"] = value
+        return value / loss_scale, unit * factor * project.tangent(K, grad_K).ravel() / loss_scale
+
+    def callback(x):
+        value = state["last"]
+        state["curve"].append((value, state["passes"]))
+        state["flat"] = 0 if value <= state["best"] - tol * loss_scale else state["flat"] + 1
+        state["best"], state["x"] = min(state["best"], value), x.copy()
+        if state["flat"] >= n_iter_no_change:
+            raise StopIteration
+
+    state["x"] = K.ravel() / unit
+    try:
+        minimize(evaluate, state["x"], jac=True, method="L-BFGS-B", callback=callback,
+                 options=dict(maxiter=max_iter, ftol=0.0, gtol=0.0))
+    except StopIteration:
+        pass
+    K, V, _ = parameters(state["x"])
+    return K, V, state["curve"]
+
+
+def bench_varpro():
+    scales = attention_scale_grid(8)[1:]  # the default positive scales
+    print("gd's warm-started path (alpha=0, shrinkage=0) against variable projection from gd's "
+          "start at each point; 75% of the rows train, 25% test")
+    print("| data set | attention_scale | gd passes | gd objective / L₀ | gd test R² "
+          "| varpro passes | passes to gd's objective | varpro objective / L₀ "
+          "| varpro test R² |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, load in DATA.items():
+        X, y = load()
+        order = np.random.default_rng(0).permutation(len(y))
+        cut = len(y) * 3 // 4
+        X_train, y_train, X_test, y_test = (X[order[:cut]], y[order[:cut]],
+                                            X[order[cut:]], y[order[cut:]])
+        estimator, Xc, y_ndim, rng, problem = _path_problem(X_train, y_train, "gd", 0.0)
+        params = estimator.get_params()
+        objective = problem.objective  # alpha=0 and shrinkage=0: the loss alone
+        gd_points = run_path(X_train, y_train, "gd", 0.0, scales, True)
+        for i, scale in enumerate(scales):
+            point_params = params | {"attention_scale": scale}
+            if i == 0:
+                K0, V0 = initial_params(problem, point_params, np.random.RandomState(0))
+            else:
+                K0, V0 = renormalize(*gd_points[i - 1]["end"], scale, problem.W_inv)
+            K, _ = change_basis(K0, V0, problem.T_inv)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                K, V, curve = variable_projection(objective, K, scale, problem.loss_scale,
+                                                  params["tol"], params["n_iter_no_change"],
+                                                  params["max_iter"])
+            test_r2 = {}
+            for label, (K_raw, V_raw) in (("gd", gd_points[i]["end"]),
+                                          ("varpro", change_basis(K, V, problem.T))):
+                attributes = _fitted_attributes(K_raw, V_raw, problem, y_ndim)
+                test_r2[label] = r2_score(y_test, layer_predict(attributes, X_test))
+            gd = gd_points[i]
+            target = gd["objective"]
+            reached = next((p for value, p in curve if value <= target), "-")
+            final = objective(K, V)[0] / problem.loss_scale
+            print(f"| {name} | {scale:.3g} | {gd['passes']} | {target / problem.loss_scale:.4f} "
+                  f"| {test_r2['gd']:.3f} | {curve[-1][1] if curve else 0} | {reached} "
+                  f"| {final:.4f} | {test_r2['varpro']:.3f} |", flush=True)
+
+
 def _references():
     """The comparison regressors of the real-data panel (``bench_panel.py``), by label."""
     mlp = TransformedTargetRegressor(MLPRegressor(max_iter=1000, random_state=0),
@@ -299,9 +421,11 @@ if __name__ == "__main__":
     parser.add_argument("--paper", action="store_true")
     parser.add_argument("--path", action="store_true")
     parser.add_argument("--cv", action="store_true")
+    parser.add_argument("--varpro", action="store_true")
     args = parser.parse_args()
-    every = not (args.paper or args.path or args.cv)
-    for run, wanted in ((bench_paper, args.paper), (bench_path, args.path), (bench_cv, args.cv)):
+    every = not (args.paper or args.path or args.cv or args.varpro)
+    for run, wanted in ((bench_paper, args.paper), (bench_path, args.path), (bench_cv, args.cv),
+                        (bench_varpro, args.varpro)):
         if wanted or every:
             run()
             print()
