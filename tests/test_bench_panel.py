@@ -55,3 +55,27 @@ def test_criterion_keeps_every_set_then_prefers_the_cheapest(bench):
     # "big" loses 0.05 on a set; "cheap" is within 0.002 of "safe"'s mean gain, and cheaper.
     assert bench.choose_default(gains, costs) == "cheap"
     assert bench.choose_default({"a": [0.2, -0.1], "b": [0.0, -0.02]}, {"a": 1, "b": 1}) == "b"
+
+
+def test_the_defaults_are_the_criterions_choice_on_the_recorded_panel(bench, monkeypatch):
+    """The second protocol: the criterion, run on both halves' recorded results, chooses
+    the estimator's defaults; the first choice is the tuning half's."""
+    monkeypatch.setattr(bench, "VERSION", "3e498a58")
+    names = bench.TUNING + bench.REPORTING
+    if not all(bench._cache_file(n, "superset paths", f).exists()
+               for n in names for f in range(bench.N_FOLDS)):
+        pytest.skip("the panel's recorded results are not here")
+    linear = {}
+    for label in ("LinearRegression", "RidgeCV"):
+        for n, res in bench._results(names, bench.N_FOLDS, label).items():
+            linear[n] = max(linear.get(n, -np.inf), np.mean([r["r2"] for r in res]))
+    paths = bench._results(names, bench.N_FOLDS, "superset paths")
+    params = paths[names[0]][0]["params"]
+    cands = bench.candidates(params)
+    score = {c: {n: bench.evaluate_candidate(paths[n], c) for n in names} for c in cands}
+    costs = {c: len(c[0]) * len(c[1]) for c in cands}
+    for choosing, grid in ((names, None), (bench.TUNING, bench.FIRST_CHOICE)):
+        gains = {c: [score[c][n] - linear[n] for n in choosing] for c in cands}
+        expected = (bench.default_candidate(params) if grid is None
+                    else bench.as_candidate(grid, params))
+        assert bench.choose_default(gains, costs) == expected
