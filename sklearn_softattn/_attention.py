@@ -12,7 +12,9 @@ and whitened when the covariance preconditioner is on):
 
 Cost. The (queries x context) matrices are the whole cost: everything else is
 O((n + m) d²). :func:`attention_forward` and :func:`attention_loss_grad`
-prepare the O((n + m) d²) parts here and hand the rest to the compiled
+(or :class:`LossGrad`, the latter as a function of ``(K, V)`` with what does
+not change between a solver's calls prepared once) prepare the O((n + m) d²)
+parts here and hand the rest to the compiled
 kernel (:mod:`sklearn_softattn._kernel`), which passes over the scores block
 by block: queries in blocks of at most ``_BLOCK_ELEMENTS`` scores (one query
 if the context alone is larger), each block kept in the core's cache from the
@@ -360,51 +362,93 @@ def attention_loss_grad(
 def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift,
                n_jobs):
     """:func:`attention_loss_grad`, with BLAS limited to one thread."""
-    dtype = _float_dtype(Zq, Zc, K, V)
-    Zq, Zc, K, V, Yq = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V, Yq=Yq)
-    _check_shapes(Zq, Zc, K, V, context_weight)
-    (n, d), q, m = Zq.shape, V.shape[0], len(Zc)
-    self_index = np.ascontiguousarray(self_index, dtype=np.intp)
-    if Yq.shape != (n, q) or np.shape(query_weight) != (n,) or self_index.shape != (n,):
-        raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, targets {Yq.shape}, "
-                         f"query_weight {np.shape(query_weight)}, self_index "
-                         f"{self_index.shape}, value matrix {V.shape}.")
-    if n and (self_index.min() < -1 or self_index.max() >= m):
-        raise ValueError(f"self_index must lie in [-1, {m}), the context's positions.")
-    if value_shift is not None:
-        (value_shift,) = _checked(dtype, value_shift=value_shift)
-        if value_shift.shape != (n, d):
-            raise ValueError(f"value_shift has shape {value_shift.shape}; expected {(n, d)}.")
-    if n == 0:
-        return 0.0, np.zeros((d, d), dtype), np.zeros((q, d), dtype)
-    c = np.asarray(query_weight, dtype=np.float64)
-    c = c / c.sum()
-    KZc = Zc @ K.T
-    context_weight = np.asarray(context_weight, dtype=dtype)
-    w = _relative_weights(context_weight)[:, None]
-    ratio = _self_log_ratio(context_weight, self_index)
-    scale = _overflow_scale(Zq, KZc)
-    # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations.
-    right = Zc if d <= q else Zc @ V.T
-    rank = right.shape[1]
-    fused = rank <= _FUSED_MAX_RANK
-    columns = [Zc * w, w]
-    if fused:
-        columns += [right[:, [a]] * Zc * w for a in range(rank)]
-    tokens = np.ascontiguousarray(np.hstack(columns), dtype=dtype)
-    _check_sizes(m, tokens.shape[1])
-    # Per-query results, summed once all blocks are done.
-    loss = np.empty(n, dtype=dtype)
-    residual = np.empty((n, q), dtype=dtype)
-    attended = np.empty((n, d), dtype=dtype)
-    grad_rows = np.empty((n, d), dtype=dtype)
-    block_rows = _block_rows(n, m)
-    n_threads = _kernel_threads(n_jobs, n, m, block_rows)
-    _kernel.loss_grad(
-        Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, tokens,
-        np.ascontiguousarray(right, dtype=dtype), V, value_shift, self_index,
-        (ratio if scale is None else ratio * scale[:, 0]).astype(dtype),
-        None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
-        fused, block_rows, n_threads,
-    )
-    return 0.5 * float(c @ loss), Zq.T @ grad_rows, residual.T @ attended
+    return LossGrad(Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift, n_jobs,
+                    dtype=_float_dtype(Zq, Zc, K, V))(K, V)
+
+
+class LossGrad:
+    """:func:`attention_loss_grad` as a function of ``(K, V)``: the inputs that do not
+    change from one call to the next (queries, targets, weights, context, own tokens,
+    value shifts) are checked and prepared once, as a solver's every iteration needs.
+
+    Computed in ``dtype`` (default: float32 if the queries and the context are, else
+    float64); called with parameters of a wider dtype, it computes as
+    :func:`attention_loss_grad` would. Call it with BLAS limited to one thread.
+    """
+
+    def __init__(self, Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift=None,
+                 n_jobs=None, dtype=None):
+        self._given = (Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
+                       n_jobs)
+        dtype = _float_dtype(Zq, Zc) if dtype is None else dtype
+        Zq, Zc, Yq = _checked(dtype, Zq=Zq, Zc=Zc, Yq=Yq)
+        (n, d), m, q = Zq.shape, len(Zc), Yq.shape[1]
+        if Zc.shape[1] != d:
+            raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, context {Zc.shape}.")
+        if m == 0:
+            raise ValueError("The context is empty: there is nothing to attend to.")
+        if np.shape(context_weight) != (m,):
+            raise ValueError(f"context_weight has shape {np.shape(context_weight)}; "
+                             f"expected ({m},).")
+        self_index = np.ascontiguousarray(self_index, dtype=np.intp)
+        if len(Yq) != n or np.shape(query_weight) != (n,) or self_index.shape != (n,):
+            raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, targets {Yq.shape}, "
+                             f"query_weight {np.shape(query_weight)}, self_index "
+                             f"{self_index.shape}.")
+        if n and (self_index.min() < -1 or self_index.max() >= m):
+            raise ValueError(f"self_index must lie in [-1, {m}), the context's positions.")
+        if value_shift is not None:
+            (value_shift,) = _checked(dtype, value_shift=value_shift)
+            if value_shift.shape != (n, d):
+                raise ValueError(f"value_shift has shape {value_shift.shape}; expected {(n, d)}.")
+        self.dtype, self.Zq, self.Zc, self.Yq = dtype, Zq, Zc, Yq
+        self.self_index, self.value_shift = self_index, value_shift
+        if n == 0:
+            return
+        c = np.asarray(query_weight, dtype=np.float64)
+        self.c = c / c.sum()
+        context_weight = np.asarray(context_weight, dtype=dtype)
+        self.w = _relative_weights(context_weight)[:, None]
+        self.Zc_w = Zc * self.w
+        self.ratio = _self_log_ratio(context_weight, self_index)
+        self.block_rows = _block_rows(n, m)
+        self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
+
+    def __call__(self, K, V):
+        dtype = _float_dtype(self.Zq, self.Zc, K, V)
+        if dtype != self.dtype:  # wider parameters: compute in their dtype
+            return LossGrad(*self._given, dtype=dtype)(K, V)
+        Zq, Zc, Yq, w = self.Zq, self.Zc, self.Yq, getattr(self, "w", None)
+        K, V = _checked(dtype, K=K, V=V)
+        (n, d), q, m = Zq.shape, V.shape[0], len(Zc)
+        if K.shape != (d, d) or V.shape[1] != d or Yq.shape != (n, q):
+            raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, targets {Yq.shape}, "
+                             f"key-query matrix {K.shape}, value matrix {V.shape}.")
+        if n == 0:
+            return 0.0, np.zeros((d, d), dtype), np.zeros((q, d), dtype)
+        c = self.c
+        KZc = Zc @ K.T
+        scale = _overflow_scale(Zq, KZc)
+        # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations.
+        right = Zc if d <= q else Zc @ V.T
+        rank = right.shape[1]
+        fused = rank <= _FUSED_MAX_RANK
+        columns = [self.Zc_w, w]
+        if fused:
+            columns += [right[:, [a]] * Zc * w for a in range(rank)]
+        tokens = np.ascontiguousarray(np.hstack(columns), dtype=dtype)
+        _check_sizes(m, tokens.shape[1])
+        # Per-query results, summed once all blocks are done.
+        loss = np.empty(n, dtype=dtype)
+        residual = np.empty((n, q), dtype=dtype)
+        attended = np.empty((n, d), dtype=dtype)
+        grad_rows = np.empty((n, d), dtype=dtype)
+        ratio = self.ratio
+        _kernel.loss_grad(
+            Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, tokens,
+            np.ascontiguousarray(right, dtype=dtype), V, self.value_shift, self.self_index,
+            (ratio if scale is None else ratio * scale[:, 0]).astype(dtype),
+            None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
+            fused, self.block_rows, self.n_threads,
+        )
+        return 0.5 * float(c @ loss), Zq.T @ grad_rows, residual.T @ attended

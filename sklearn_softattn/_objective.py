@@ -1,10 +1,11 @@
 """The training objective: leave-one-out attention loss plus the regularizers."""
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
-from ._attention import attention_loss_grad
+from ._attention import LossGrad, _one_blas_thread
 from ._geometry import change_basis
 from ._regularizers import balance_penalty, ridge_penalty
 
@@ -110,13 +111,14 @@ class Objective:
 
     def __call__(self, K, V, rows=None):
         """Objective value and gradient, over all queries or the given ``rows``."""
-        Z, Y, w, idx, shift = self.Z, self.Y, self.weight, self.self_index, self.value_shift
-        if rows is not None:
-            Z, Y, w, idx = Z[rows], Y[rows], w[rows], idx[rows]
-            shift = None if shift is None else shift[rows]
-        loss, grad_K, grad_V = attention_loss_grad(
-            Z, Y, w, self.context, K, V, self.context_weight, idx, shift, self.n_jobs
-        )
+        if rows is None:
+            loss_grad = self._all_queries
+        else:
+            shift = None if self.value_shift is None else self.value_shift[rows]
+            loss_grad = LossGrad(self.Z[rows], self.Y[rows], self.weight[rows], self.context,
+                                 self.context_weight, self.self_index[rows], shift, self.n_jobs)
+        with _one_blas_thread():
+            loss, grad_K, grad_V = loss_grad(K, V)
         for weight, penalty in ((self.strength, balance_penalty), (self.shrinkage, self._ridge)):
             if weight > 0:
                 value, pK, pV = self._whitened(penalty, K, V)
@@ -124,6 +126,12 @@ class Objective:
                 grad_K += weight * pK
                 grad_V += weight * pV
         return loss, grad_K, grad_V
+
+    @cached_property
+    def _all_queries(self):
+        """The attention loss over all queries, prepared once for every call."""
+        return LossGrad(self.Z, self.Y, self.weight, self.context, self.context_weight,
+                        self.self_index, self.value_shift, self.n_jobs)
 
     def _ridge(self, K, V):
         return ridge_penalty(K, V, self.standardize)

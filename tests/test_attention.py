@@ -182,8 +182,10 @@ def test_fit_matches_fit_on_numpy_reference(monkeypatch, dtype):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         compiled = SoftmaxAttentionRegressor(**params).fit(X, y)
-        monkeypatch.setattr(_objective, "attention_loss_grad",
-                            lambda *a, n_jobs=None: reference.attention_loss_grad(*a[:9]))
+        monkeypatch.setattr(
+            _objective, "LossGrad",
+            lambda Zq, Yq, w, Zc, cw, own, shift, n_jobs: lambda K, V: (
+                reference.attention_loss_grad(Zq, Yq, w, Zc, K, V, cw, own, shift)))
         monkeypatch.setattr(_estimator, "attention_forward",
                             lambda *a: reference.attention_forward(*a[:5]))
         numpy_fit = SoftmaxAttentionRegressor(**params).fit(X, y)
