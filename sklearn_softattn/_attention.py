@@ -408,17 +408,36 @@ class LossGrad:
         c = np.asarray(query_weight, dtype=np.float64)
         self.c = c / c.sum()
         context_weight = np.asarray(context_weight, dtype=dtype)
-        self.w = _relative_weights(context_weight)[:, None]
-        self.Zc_w = Zc * self.w
+        self.w = w = _relative_weights(context_weight)[:, None]
         self.ratio = _self_log_ratio(context_weight, self_index)
         self.block_rows = _block_rows(n, m)
         self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
+        # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations:
+        # right is Zc (d <= q) or Zc Vᵀ, of rank min(d, q).
+        self.rank = min(d, q)
+        self.fused = self.rank <= _FUSED_MAX_RANK
+        # The token columns [w ∘ Zc, w] and, fused, rank × d columns right[:, a] w ∘ Zc,
+        # filled at every call where right depends on V.
+        self.tokens = np.empty((m, d + 1 + (self.rank * d if self.fused else 0)), dtype)
+        _check_sizes(m, self.tokens.shape[1])
+        self.tokens[:, :d] = Zc * w
+        self.tokens[:, d] = w[:, 0]
+        if self.fused and d <= q:
+            self._fill_fused(Zc)
+
+    def _fill_fused(self, right):
+        """The fused token columns ``right[:, a] w ∘ Zc``, in place."""
+        d = self.Zc.shape[1]
+        for a in range(self.rank):
+            block = self.tokens[:, d + 1 + a * d : d + 1 + (a + 1) * d]
+            np.multiply(right[:, [a]], self.Zc, out=block)
+            block *= self.w
 
     def __call__(self, K, V):
         dtype = _float_dtype(self.Zq, self.Zc, K, V)
         if dtype != self.dtype:  # wider parameters: compute in their dtype
             return LossGrad(*self._given, dtype=dtype)(K, V)
-        Zq, Zc, Yq, w = self.Zq, self.Zc, self.Yq, getattr(self, "w", None)
+        Zq, Zc, Yq = self.Zq, self.Zc, self.Yq
         K, V = _checked(dtype, K=K, V=V)
         (n, d), q, m = Zq.shape, V.shape[0], len(Zc)
         if K.shape != (d, d) or V.shape[1] != d or Yq.shape != (n, q):
@@ -429,15 +448,9 @@ class LossGrad:
         c = self.c
         KZc = Zc @ K.T
         scale = _overflow_scale(Zq, KZc)
-        # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations.
         right = Zc if d <= q else Zc @ V.T
-        rank = right.shape[1]
-        fused = rank <= _FUSED_MAX_RANK
-        columns = [self.Zc_w, w]
-        if fused:
-            columns += [right[:, [a]] * Zc * w for a in range(rank)]
-        tokens = np.ascontiguousarray(np.hstack(columns), dtype=dtype)
-        _check_sizes(m, tokens.shape[1])
+        if self.fused and d > q:
+            self._fill_fused(right)
         # Per-query results, summed once all blocks are done.
         loss = np.empty(n, dtype=dtype)
         residual = np.empty((n, q), dtype=dtype)
@@ -445,10 +458,10 @@ class LossGrad:
         grad_rows = np.empty((n, d), dtype=dtype)
         ratio = self.ratio
         _kernel.loss_grad(
-            Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, tokens,
+            Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, self.tokens,
             np.ascontiguousarray(right, dtype=dtype), V, self.value_shift, self.self_index,
             (ratio if scale is None else ratio * scale[:, 0]).astype(dtype),
             None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
-            fused, self.block_rows, self.n_threads,
+            self.fused, self.block_rows, self.n_threads,
         )
         return 0.5 * float(c @ loss), Zq.T @ grad_rows, residual.T @ attended
