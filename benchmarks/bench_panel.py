@@ -17,8 +17,8 @@ fitted by ``--fit-defaults`` from the first version only, whose defaults they
 are (the results in ``benchmarks/results/`` are those of ``3e498a58`` for the
 superset and the grid search on the tuning and reporting halves, of ``558a8762``,
 which differs from it by a refactor checked to give the same results bit for
-bit, on the holdout, and of ``d095ece6`` for the defaults fitted on all 50 sets:
-``python benchmarks/bench_panel.py --analyse --version d095ece6,558a8762,3e498a58``;
+bit, on the holdout, and of ``4c5b3689`` for the defaults fitted on all 50 sets:
+``python benchmarks/bench_panel.py --analyse --version 4c5b3689,558a8762,3e498a58``;
 the first protocol's output is kept in ``benchmarks/results/panel_analysis_halves.txt``).
 
 The panel
