@@ -355,15 +355,8 @@ def attention_loss_grad(
         float32 (or narrower), else in float64.
     """
     with _one_blas_thread():
-        return _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index,
-                          value_shift, n_jobs)
-
-
-def _loss_grad(Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift,
-               n_jobs):
-    """:func:`attention_loss_grad`, with BLAS limited to one thread."""
-    return LossGrad(Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift, n_jobs,
-                    dtype=_float_dtype(Zq, Zc, K, V))(K, V)
+        return LossGrad(Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
+                        n_jobs, dtype=_float_dtype(Zq, Zc, K, V))(K, V)
 
 
 class LossGrad:
