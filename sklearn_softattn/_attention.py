@@ -144,16 +144,23 @@ def _checked(dtype, **arrays):
     return out
 
 
-def _check_shapes(Zq, Zc, K, V, context_weight):
-    n, d = Zq.shape
-    if Zc.shape[1] != d or K.shape != (d, d) or V.shape[1] != d:
-        raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, context {Zc.shape}, "
-                         f"key-query matrix {K.shape}, value matrix {V.shape}.")
+def _check_context(Zq, Zc, context_weight):
+    """Raise ValueError unless the context matches the queries and its weights."""
+    if Zc.shape[1] != Zq.shape[1]:
+        raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, context {Zc.shape}.")
     if len(Zc) == 0:
         raise ValueError("The context is empty: there is nothing to attend to.")
     if np.shape(context_weight) != (len(Zc),):
         raise ValueError(f"context_weight has shape {np.shape(context_weight)}; "
                          f"expected ({len(Zc)},).")
+
+
+def _check_parameters(Zq, K, V):
+    """Raise ValueError unless ``K`` is d × d and ``V`` has d columns."""
+    d = Zq.shape[1]
+    if K.shape != (d, d) or V.shape[1] != d:
+        raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, key-query matrix "
+                         f"{K.shape}, value matrix {V.shape}.")
 
 
 def _self_log_ratio(context_weight, self_index):
@@ -276,7 +283,8 @@ def _forward(Zq, Zc, K, V, context_weight, n_jobs):
     """:func:`attention_forward`, with BLAS limited to one thread."""
     dtype = _float_dtype(Zq, Zc, K, V)
     Zq, Zc, K, V = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V)
-    _check_shapes(Zq, Zc, K, V, context_weight)
+    _check_context(Zq, Zc, context_weight)
+    _check_parameters(Zq, K, V)
     q = V.shape[0]
     _check_sizes(len(Zc), q + 1)
     out = np.empty((len(Zq), q), dtype=dtype)
@@ -375,14 +383,8 @@ class LossGrad:
                        n_jobs)
         dtype = _float_dtype(Zq, Zc) if dtype is None else dtype
         Zq, Zc, Yq = _checked(dtype, Zq=Zq, Zc=Zc, Yq=Yq)
+        _check_context(Zq, Zc, context_weight)
         (n, d), m, q = Zq.shape, len(Zc), Yq.shape[1]
-        if Zc.shape[1] != d:
-            raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, context {Zc.shape}.")
-        if m == 0:
-            raise ValueError("The context is empty: there is nothing to attend to.")
-        if np.shape(context_weight) != (m,):
-            raise ValueError(f"context_weight has shape {np.shape(context_weight)}; "
-                             f"expected ({m},).")
         self_index = np.ascontiguousarray(self_index, dtype=np.intp)
         if len(Yq) != n or np.shape(query_weight) != (n,) or self_index.shape != (n,):
             raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, targets {Yq.shape}, "
@@ -399,10 +401,11 @@ class LossGrad:
         if n == 0:
             return
         c = np.asarray(query_weight, dtype=np.float64)
-        self.c = c / c.sum()
+        self.c = c / c.sum()  # float64 for the loss's sum; the kernel's in dtype
+        self.c_kernel = self.c.astype(dtype)
         context_weight = np.asarray(context_weight, dtype=dtype)
         self.w = w = _relative_weights(context_weight)[:, None]
-        self.ratio = _self_log_ratio(context_weight, self_index)
+        self.ratio = _self_log_ratio(context_weight, self_index).astype(dtype)
         self.block_rows = _block_rows(n, m)
         self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
         # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations:
@@ -432,13 +435,12 @@ class LossGrad:
             return LossGrad(*self._given, dtype=dtype)(K, V)
         Zq, Zc, Yq = self.Zq, self.Zc, self.Yq
         K, V = _checked(dtype, K=K, V=V)
-        (n, d), q, m = Zq.shape, V.shape[0], len(Zc)
-        if K.shape != (d, d) or V.shape[1] != d or Yq.shape != (n, q):
-            raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, targets {Yq.shape}, "
-                             f"key-query matrix {K.shape}, value matrix {V.shape}.")
+        _check_parameters(Zq, K, V)
+        (n, d), q = Zq.shape, V.shape[0]
+        if Yq.shape != (n, q):
+            raise ValueError(f"Inconsistent shapes: targets {Yq.shape}, value matrix {V.shape}.")
         if n == 0:
             return 0.0, np.zeros((d, d), dtype), np.zeros((q, d), dtype)
-        c = self.c
         KZc = Zc @ K.T
         scale = _overflow_scale(Zq, KZc)
         right = Zc if d <= q else Zc @ V.T
@@ -449,12 +451,11 @@ class LossGrad:
         residual = np.empty((n, q), dtype=dtype)
         attended = np.empty((n, d), dtype=dtype)
         grad_rows = np.empty((n, d), dtype=dtype)
-        ratio = self.ratio
+        ratio = self.ratio if scale is None else (self.ratio * scale[:, 0]).astype(dtype)
         _kernel.loss_grad(
-            Zq if scale is None else Zq * scale, Yq, c.astype(dtype), KZc, self.tokens,
+            Zq if scale is None else Zq * scale, Yq, self.c_kernel, KZc, self.tokens,
             np.ascontiguousarray(right, dtype=dtype), V, self.value_shift, self.self_index,
-            (ratio if scale is None else ratio * scale[:, 0]).astype(dtype),
-            None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
+            ratio, None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
             self.fused, self.block_rows, self.n_threads,
         )
-        return 0.5 * float(c @ loss), Zq.T @ grad_rows, residual.T @ attended
+        return 0.5 * float(self.c @ loss), Zq.T @ grad_rows, residual.T @ attended
