@@ -548,6 +548,20 @@ def choose_default(gains, costs):
     return min(near, key=lambda c: (costs[c], -np.mean(gains[c])))
 
 
+def score_candidates(paths, names):
+    """Every candidate's mean outer R² per set of ``names``, from the superset's paths."""
+    params = paths[names[0]][0]["params"]
+    return {c: {n: evaluate_candidate(paths[n], c) for n in names} for c in candidates(params)}
+
+
+def choose(score, linear, names):
+    """The criterion's candidate on the sets ``names``, from every candidate's ``score``
+    and the best linear model's R² per set; also the gains and costs it weighed."""
+    gains = {c: [per_set[n] - linear[n] for n in names] for c, per_set in score.items()}
+    costs = {c: len(c[0]) * len(c[1]) for c in score}
+    return choose_default(gains, costs), gains, costs
+
+
 def analyse(tuning, reporting, n_folds,
             titles=("tuning half", "reporting half", "whole panel")):
     """The tables: baselines and the default chosen on ``tuning``, set by set, and the
@@ -571,11 +585,9 @@ def analyse(tuning, reporting, n_folds,
     paths = _results(names, n_folds, "superset paths")
     params = paths[names[0]][0]["params"]
     linear = {n: max(table["LinearRegression"][n], table["RidgeCV"][n]) for n in names}
-    cands = candidates(params)
-    score = {c: {n: evaluate_candidate(paths[n], c) for n in names} for c in cands}
-    gains = {c: [score[c][n] - linear[n] for n in tuning] for c in cands}
-    costs = {c: len(c[0]) * len(c[1]) for c in cands}
-    chosen = choose_default(gains, costs)
+    score = score_candidates(paths, names)
+    cands = list(score)
+    chosen, gains, costs = choose(score, linear, tuning)
     default = default_candidate(params)
     print(f"superset grid: {params}")
     print(f"{len(cands)} candidate defaults evaluated on the {titles[0]} ({len(tuning)} sets)")

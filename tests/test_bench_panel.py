@@ -71,11 +71,7 @@ def test_the_defaults_are_the_criterions_choice_on_the_recorded_panel(bench, mon
             linear[n] = max(linear.get(n, -np.inf), np.mean([r["r2"] for r in res]))
     paths = bench._results(names, bench.N_FOLDS, "superset paths")
     params = paths[names[0]][0]["params"]
-    cands = bench.candidates(params)
-    score = {c: {n: bench.evaluate_candidate(paths[n], c) for n in names} for c in cands}
-    costs = {c: len(c[0]) * len(c[1]) for c in cands}
-    for choosing, grid in ((names, None), (bench.TUNING, bench.FIRST_CHOICE)):
-        gains = {c: [score[c][n] - linear[n] for n in choosing] for c in cands}
-        expected = (bench.default_candidate(params) if grid is None
-                    else bench.as_candidate(grid, params))
-        assert bench.choose_default(gains, costs) == expected
+    score = bench.score_candidates(paths, names)
+    assert bench.choose(score, linear, names)[0] == bench.default_candidate(params)
+    assert (bench.choose(score, linear, bench.TUNING)[0]
+            == bench.as_candidate(bench.FIRST_CHOICE, params))
