@@ -2,17 +2,29 @@
 the max_context trade-off, and fit time and R² against MLPRegressor and
 HistGradientBoostingRegressor.
 
-Run: python benchmarks/bench_scale.py [--json PATH] [--quick] [--cv]
+Run: python benchmarks/bench_scale.py [--json PATH] [--quick] [--cv] [--context-path]
 
 About eight minutes on an idle 2-core machine (``--quick``: under one minute,
 smaller sizes, for checking the script itself). ``--cv`` runs only the
 comparison with other regressors, with ``SoftmaxAttentionRegressorCV`` at its
-defaults (folds on 2 workers) among them: about 25 minutes. Prints one table per part,
+defaults (folds on 2 workers) among them: about 25 minutes. ``--context-path``
+runs only the choice of the default ``max_context`` (below): about 40 minutes.
+Prints one table per part,
 then the issue's four "must show" ratios, then one line
 ``SUMMARY {...}`` with every number as JSON (also written to ``--json``).
 
 Data: ``make_friedman1(n, n_features=20, noise=1.0)`` (5 informative features
 out of 20, nonlinear), a different seed for the test rows.
+
+``--context-path``: for n = 2 000 to 50 000 training rows and contexts of 1 024
+to 8 192 rows (all rows where n is smaller), one path of the cross-validated
+estimator as its folds fit it (its default scales, alpha 0, shrinkage 0, each
+point warm-started from the last, the path stopped by the folds' early-stop
+rule), each point scored on 5 000 fresh validation rows; the point of the best
+validation R² is reported on 5 000 fresh test rows (a third seed), with the
+path's time, beside MLPRegressor and HistGradientBoostingRegressor fitted on
+the same rows. Validation rows stand in for the folds, so that every context
+sees the same choice rule at a fifth of a cross-validated fit's cost.
 
 Method:
 
@@ -178,7 +190,49 @@ def child_compare(spec):
     return rows
 
 
-CHILDREN = {"fit": child_fit, "predict": child_predict, "compare": child_compare}
+def child_path(spec):
+    """One path of the CV estimator's folds at one context size; the best point on
+    fresh validation rows, scored on fresh test rows."""
+    import numpy as np
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.metrics import r2_score
+
+    from sklearn_softattn import SoftmaxAttentionRegressorCV
+    from sklearn_softattn._cv import EARLY_STOP, _problem, attention_path, attention_scale_grid
+    from sklearn_softattn._estimator import _fitted_attributes, layer_predict
+
+    X, y = _data(spec["n"], spec["d"], 0)
+    X_test, y_test = _data(spec["n_test"], spec["d"], 1)
+    X_val, y_val = _data(spec["n_test"], spec["d"], 2)
+    cv = SoftmaxAttentionRegressorCV(random_state=0, n_jobs=2)
+    params = {**cv._path_params(2), "max_context": spec["max_context"], "alpha": 0.0,
+              "shrinkage": 0.0}
+    scales = attention_scale_grid(cv.attention_scales)
+    rng = np.random.RandomState(0)
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        problem = _problem(params, X, y[:, None], np.ones(len(y)), rng)
+        best, fallen, points = None, 0, []
+        for scale, point in zip(scales, attention_path(problem, scales, params,
+                                                        random_state=rng)):
+            attributes = _fitted_attributes(point.K, point.V, problem, 1, scale == 0)
+            r2 = r2_score(y_val, layer_predict(attributes, X_val, 2))
+            points.append({"scale": float(scale), "n_iter": point.n_iter, "val_r2": r2})
+            if best is None or r2 > best[0]:
+                best = r2, scale, attributes
+            fallen = fallen + 1 if r2 < best[0] - EARLY_STOP[0] else 0
+            if fallen == EARLY_STOP[1]:
+                break
+    seconds = time.perf_counter() - start
+    return {"n": spec["n"], "max_context": spec["max_context"], "path_s": seconds,
+            "n_iter": sum(p["n_iter"] for p in points), "points": points,
+            "val_r2": best[0], "scale": float(best[1]),
+            "r2": r2_score(y_test, layer_predict(best[2], X_test, 2))}
+
+
+CHILDREN = {"fit": child_fit, "predict": child_predict, "compare": child_compare,
+            "path": child_path}
 
 
 def run_child(spec):
@@ -298,6 +352,29 @@ def bench_compare(n, n_test, attention, d=20, cv=False):
     return rows
 
 
+def bench_context_path(sizes, contexts, n_test, d=20):
+    """The CV path's best point against max_context and n, beside MLP and boosting."""
+    print(f"## max_context along the cross-validated path (make_friedman1, d={d}; point "
+          f"chosen on {n_test} fresh validation rows, R² on {n_test} fresh test rows)\n")
+    paths, others = [], []
+    for n in sizes:
+        for m in sorted({min(m, n) for m in contexts}):
+            paths.append(run_child({"task": "path", "n": n, "d": d, "n_test": n_test,
+                                    "max_context": m if m < n else None}))
+            print(f"  n={n}, max_context={m}: {paths[-1]['path_s']:.0f} s", file=sys.stderr,
+                  flush=True)
+        others.append({"n": n, "rows": run_child({"task": "compare", "n": n, "d": d,
+                                                  "n_test": n_test, "attention": []})})
+    _table(["n", "max_context", "path (s)", "iterations", "scale chosen", "validation R²",
+            "test R²"],
+           [[r["n"], r["max_context"] or f"all ({r['n']})", f"{r['path_s']:.1f}", r["n_iter"],
+             f"{r['scale']:.3g}", f"{r['val_r2']:.4f}", f"{r['r2']:.4f}"] for r in paths])
+    _table(["n", "model", "fit (s)", "test R²"],
+           [[o["n"], r["model"], f"{r['fit_s']:.2f}", f"{r['r2']:.4f}"]
+            for o in others for r in o["rows"]])
+    return {"paths": paths, "others": others}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the summary to this file")
@@ -308,6 +385,8 @@ def main(argv=None):
                              "to leave the cores idle (default 120)")
     parser.add_argument("--cv", action="store_true",
                         help="only the comparison, with the cross-validated estimator")
+    parser.add_argument("--context-path", action="store_true",
+                        help="only the choice of max_context along the CV path")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -352,6 +431,16 @@ def main(argv=None):
         busy[part] = wait_for_idle(args.max_wait)
         print(f"(cores busy with other processes before this part: {busy[part]})\n")
 
+    if args.context_path:
+        idle("context_path")
+        sizes, contexts = (([1000, 2000], [512, 1024]) if args.quick else
+                           ([2000, 5000, 10_000, 20_000, 50_000], [1024, 2048, 4096, 8192]))
+        found = bench_context_path(sizes, contexts, n_test=1000 if args.quick else 5000)
+        print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
+              f"{load_start}, at end {_load()}.\n")
+        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
+                                       "context_path": found}))
+        return
     if args.cv:
         idle("compare")
         compare = bench_compare(n_cmp, n_test=5000, attention=[], cv=True)
