@@ -75,3 +75,32 @@ def test_the_defaults_are_the_criterions_choice_on_the_recorded_panel(bench, mon
     assert bench.choose(score, linear, names)[0] == bench.default_candidate(params)
     assert (bench.choose(score, linear, bench.TUNING)[0]
             == bench.as_candidate(bench.FIRST_CHOICE, params))
+
+
+def test_stop_path_leaves_the_points_after_the_first_fall_unfitted(bench):
+    inner = np.array([0.5, 0.6, 0.58, 0.45, 0.7, np.nan])[:, None, None, None]
+    assert np.array_equal(bench.stop_path(inner, 0.1)[:, 0, 0, 0],
+                          [0.5, 0.6, 0.58, 0.45, bench.SKIPPED, bench.SKIPPED])
+    assert np.array_equal(bench.stop_path(inner, 0.01)[:4, 0, 0, 0],
+                          [0.5, 0.6, 0.58, bench.SKIPPED])
+    # A point that could not be scored (NaN) is not a fall.
+    assert np.array_equal(bench.stop_path(np.array([0.5, np.nan, 0.5])[:, None], 0.01),
+                          [[0.5], [np.nan], [0.5]], equal_nan=True)
+
+
+def test_stop_path_at_the_folds_margin_is_the_recorded_inner_path(bench, monkeypatch):
+    """The superset's inner paths were fitted with the CV folds' early stop: replaying it
+    on them changes nothing, so tighter margins replayed on them are what the folds fit."""
+    monkeypatch.setattr(bench, "VERSION", "558a8762,3e498a58")
+    names = bench.TUNING + bench.REPORTING + bench.HOLDOUT
+    if not all(bench._cache_file(n, "superset paths", f).exists()
+               for n in names for f in range(bench.N_FOLDS)):
+        pytest.skip("the panel's recorded results are not here")
+    paths = bench._results(names, bench.N_FOLDS, "superset paths")
+    skipped = 0
+    for fold in (fold for n in names for fold in paths[n]):
+        inner = np.asarray(fold["inner"])
+        assert np.array_equal(bench.stop_path(inner, bench.EARLY_STOP[0]), inner,
+                              equal_nan=True)
+        skipped += np.sum(inner == bench.SKIPPED)
+    assert skipped > 0
