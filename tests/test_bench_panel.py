@@ -21,6 +21,11 @@ def test_recorded_parts_follow_from_the_rule(bench):
     # The holdout is every eligible set the panel's draw left out.
     assert sorted(tuning + reporting + holdout) == sorted(names)
     assert "diabetes" in names and "ccard" in reasons  # 72 rows
+    # The third protocol's sets: a seeded draw of the fresh candidates, the rest kept back.
+    fresh_names, _ = bench.eligible(bench.CANDIDATES_FRESH)
+    assert bench.draw_fresh(fresh_names) == (bench.FRESH, bench.RESERVE)
+    assert len(bench.FRESH) == bench.FRESH_SIZE and not set(bench.FRESH) & set(bench.RESERVE)
+    assert not {c[0] for c in bench.CANDIDATES} & {c[0] for c in bench.CANDIDATES_FRESH}
     for name in ("diabetes", "Hitters"):
         X, y, reason = bench.load(name)
         assert reason is None and np.isfinite(X).all() and np.isfinite(y).all()
