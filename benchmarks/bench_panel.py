@@ -7,8 +7,8 @@
     python benchmarks/bench_panel.py --analyse                    # the tables from the cache only
     python benchmarks/bench_panel.py --analyse --protocol halves  # the first protocol's tables
     nice -n 10 python benchmarks/bench_panel.py --protocol fresh  # the third: the fresh sets
-    python benchmarks/bench_panel.py --analyse --protocol reserve # the fourth: choose on 80
-    nice -n 10 python benchmarks/bench_panel.py --protocol reserve  # and report on the reserve
+    nice -n 10 python benchmarks/bench_panel.py --protocol reserve  # the fourth: fit the reserve
+    python benchmarks/bench_panel.py --analyse --protocol reserve # choose on 80, report on it
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --margins                    # the early stop's margin
     python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
@@ -18,12 +18,19 @@
 the cached results of the attention models fitted by earlier versions of the
 package, each result from the first version that has it, and the defaults
 fitted by ``--fit-defaults`` from the first version only, whose defaults they
-are (the results in ``benchmarks/results/`` are those of ``3e498a58`` for the
-superset and the grid search on the tuning and reporting halves, of ``558a8762``,
-which differs from it by a refactor checked to give the same results bit for
-bit, on the holdout, and of ``4c5b3689`` for the defaults fitted on all 50 sets:
-``python benchmarks/bench_panel.py --analyse --version 4c5b3689,558a8762,3e498a58``;
-the first protocol's output is kept in ``benchmarks/results/panel_analysis_halves.txt``).
+are. The results in ``benchmarks/results/panel/`` are those of ``3e498a58`` for
+the superset and the grid search on the tuning and reporting halves, of
+``558a8762``, which differs from it by a refactor checked to give the same
+results bit for bit, on the holdout, of ``4c5b3689`` for the second protocol's
+defaults fitted on all 50 sets, of ``98b77c27`` for everything on the fresh part,
+and of ``db57a366`` for everything on the reserve (the fourth protocol's
+defaults). Each protocol's output, with the package's defaults of its time, is
+kept in ``benchmarks/results/``: ``panel_analysis_halves.txt`` (the first),
+``panel_analysis_holdout.txt`` (the second: ``--analyse --version
+4c5b3689,558a8762,3e498a58`` at those defaults), ``panel_analysis_fresh.txt``
+(the third: ``--analyse --protocol fresh --version 98b77c27``) and
+``panel_analysis_reserve.txt`` (the fourth: ``--analyse --protocol reserve
+--version db57a366,98b77c27,4c5b3689,558a8762,3e498a58``).
 
 The panel
 ---------
@@ -139,10 +146,10 @@ The early stop's margin
 -----------------------
 A fold's path stops once its validation R² has fallen more than a margin below
 its best so far (``EARLY_STOP`` of ``sklearn_softattn._cv``, 0.1, chosen for the
-"2se" rule). For the defaults' "best" rule, tighter margins (0.05, 0.03, 0.02,
-0.01) were evaluated by a rule written before any of them was: the superset's
+"2se" rule). For the second protocol's defaults (``SECOND_CHOICE``, whose rule is "best"),
+tighter margins (0.05, 0.03, 0.02, 0.01) were evaluated by a rule written before any of them was: the superset's
 inner paths were fitted with 0.1, so a tighter margin's path is the cached one
-with its later points left unfitted (:func:`stop_path`), and the defaults
+with its later points left unfitted (:func:`stop_path`), and those defaults
 choose on it; the smallest margin whose outer R² differs from 0.1's by at most
 0.002 on every one of the 30 sets of the tuning and reporting halves would be
 chosen, and reported on the holdout with the share of path points it leaves
@@ -333,6 +340,9 @@ RESERVE = ['Adler', 'BudgetItaly', 'BudgetUK', 'CPSSW8', 'CPSSWEducation', 'Equa
 # The first protocol's choice (on the tuning half), the defaults of the package's
 # versions 8460cb9d to 558a8762: reported on the holdout beside the second's.
 FIRST_CHOICE = {"alphas": (0.0,), "shrinkages": (0.0, "auto", 1.0, 100.0), "selection": "1se"}
+# The second protocol's choice (on both halves), the defaults from commit a581a59 until
+# the fourth protocol.
+SECOND_CHOICE = {"alphas": (0.0,), "shrinkages": (0.0, 10.0), "selection": "best"}
 
 # The superset grid of the nested choice: the default scales, and every alpha
 # and shrinkage a candidate default may use.
@@ -701,10 +711,11 @@ def analyse(tuning, reporting, n_folds,
         print(f"  {n}: " + ", ".join(
             f"{scales[s]:.2g}/"
             f"{params['alphas'][a]:g}/{params['shrinkages'][r]}" for s, a, r in points))
-    for title, subset in ((titles[0], tuning), (titles[1], reporting), (titles[2], names)):
-        if subset:
-            _print_table(title, subset, table, times, linear, n_folds)
-            _checks(title, subset, table, linear)
+    parts = [(titles[0], tuning)] + ([(titles[1], reporting), (titles[2], names)]
+                                     if reporting else [])
+    for title, subset in parts:
+        _print_table(title, subset, table, times, linear, n_folds)
+        _checks(title, subset, table, linear)
     _check_offline(names, n_folds, table, times)
     return chosen
 
@@ -750,8 +761,9 @@ def margin_table(paths, choosing, reported, candidate, margins=(0.1, 0.05, 0.03,
 def show_margins(choosing, reported, n_folds):
     paths = _results(choosing + reported, n_folds, "superset paths")
     params = paths[choosing[0]][0]["params"]
-    rows = margin_table(paths, choosing, reported, default_candidate(params))
-    print(f"the defaults ({describe(default_candidate(params), params)}) under tighter "
+    candidate = as_candidate(SECOND_CHOICE, params)
+    rows = margin_table(paths, choosing, reported, candidate)
+    print(f"the second protocol's defaults ({describe(candidate, params)}) under tighter "
           f"early stops, against the margin {EARLY_STOP[0]}: outer R² change per set; "
           "share of the path's positive-scale points fitted")
     print(f"| margin | {len(choosing)} sets: largest absolute change | mean change | sets changed | "
@@ -826,7 +838,8 @@ def _checks(title, names, table, linear):
         print(f"  every set ≥ best linear − 0.01: {'holds' if gain.min() >= -0.01 else 'FAILS'} "
               f"(worst {worst}: {gain.min():+.3f}; {np.sum(gain < -0.01)} sets below)")
         print(f"  mean ≥ best linear + 0.03: {'holds' if gain.mean() >= 0.03 else 'FAILS'} "
-              f"(mean gain {gain.mean():+.3f})")
+              f"(mean gain {gain.mean():+.3f}; median {np.median(gain):+.3f}; "
+              f"{np.sum(gain > 0.01)} sets more than 0.01 above)")
         print(f"  mean ≥ GridSearchCV 3x3's: {'holds' if mean >= grid else 'FAILS'} "
               f"({mean:.3f} against {grid:.3f})")
 
@@ -915,7 +928,8 @@ def main(argv=None):
         return 0
     if args.protocol == "reserve" and args.analyse:
         analyse(tuning + reporting + holdout + FRESH, [], n_folds,
-                ("tuning and reporting halves, holdout and fresh part", "", ""))
+                ("tuning and reporting halves, holdout and fresh part",))
+        report_fitted(RESERVE, n_folds, "reserve sets (defaults fitted)")
         return 0
     if args.protocol in ("fresh", "reserve"):
         if args.only is None:
