@@ -559,6 +559,34 @@ def run(names, n_folds, labels):
 
 # ---------------------------------------------------------------- analysis
 
+def report_models():
+    """The models the third and fourth protocols fit and report: the baselines and the
+    defaults, without the L-BFGS variant."""
+    return [m for m in baselines() if m != "attention CV, defaults, lbfgs"]
+
+
+def _fitted_sets(names, n_folds, labels):
+    """The sets of ``names`` with every fold of every model ``labels`` cached (and a line
+    naming the others)."""
+    done = [n for n in names
+            if all(_cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
+    if len(done) < len(names):
+        print(f"not yet fitted, left out: {[n for n in names if n not in done]}")
+    return done
+
+
+def _mean_results(names, n_folds, labels):
+    """Per model of ``labels`` and set: the mean R² and fit time over the outer folds; and
+    per set the best linear model's R² (the better of LinearRegression and RidgeCV)."""
+    table, times = {}, {}
+    for label in labels:
+        results = _results(names, n_folds, label)
+        table[label] = {n: np.mean([r["r2"] for r in res]) for n, res in results.items()}
+        times[label] = {n: np.mean([r["fit_time"] for r in res]) for n, res in results.items()}
+    linear = {n: max(table["LinearRegression"][n], table["RidgeCV"][n]) for n in names}
+    return table, times, linear
+
+
 def _results(names, n_folds, label):
     return {name: [json.loads(_cache_file(name, label, f).read_text()) for f in range(n_folds)]
             for name in names}
@@ -658,25 +686,17 @@ def analyse(tuning, reporting, n_folds,
             titles=("tuning half", "reporting half", "whole panel")):
     """The tables: baselines and the default chosen on ``tuning``, set by set, and the
     checks, on ``tuning``, on ``reporting`` and on both (as ``titles`` names them)."""
-    labels = [m for m in baselines() if m not in FITTED] + ["superset paths"]
-    done = [n for n in tuning + reporting if all(
-        _cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
-    if len(done) < len(tuning + reporting):
-        print(f"not yet fitted, left out: {[n for n in tuning + reporting if n not in done]}")
+    labels = [m for m in baselines() if m not in FITTED]
+    done = _fitted_sets(tuning + reporting, n_folds, labels + ["superset paths"])
     tuning, reporting = [n for n in tuning if n in done], [n for n in reporting if n in done]
     if not tuning:
         print(f"nothing to choose on: no set of the {titles[0]} is fitted "
               "(another --version?)")
         return None
     names = tuning + reporting
-    table, times = {}, {}
-    for label in [m for m in baselines() if m not in FITTED]:
-        results = _results(names, n_folds, label)
-        table[label] = {n: np.mean([r["r2"] for r in res]) for n, res in results.items()}
-        times[label] = {n: np.mean([r["fit_time"] for r in res]) for n, res in results.items()}
+    table, times, linear = _mean_results(names, n_folds, labels)
     paths = _results(names, n_folds, "superset paths")
     params = paths[names[0]][0]["params"]
-    linear = {n: max(table["LinearRegression"][n], table["RidgeCV"][n]) for n in names}
     score = score_candidates(paths, names)
     cands = list(score)
     chosen, gains, costs = choose(score, linear, tuning)
@@ -847,19 +867,11 @@ def _checks(title, names, table, linear):
 def report_fitted(names, n_folds, title):
     """The defaults, fitted, beside the baselines on the sets ``names`` (the third and the
     fourth protocols' reports)."""
-    labels = [m for m in baselines() if m != "attention CV, defaults, lbfgs"]
-    done = [n for n in names
-            if all(_cache_file(n, m, f).exists() for m in labels for f in range(n_folds))]
-    if len(done) < len(names):
-        print(f"not yet fitted, left out: {[n for n in names if n not in done]}")
+    labels = report_models()
+    done = _fitted_sets(names, n_folds, labels)
     if not done:
         return
-    table, times = {}, {}
-    for label in labels:
-        results = _results(done, n_folds, label)
-        table[label] = {n: np.mean([r["r2"] for r in res]) for n, res in results.items()}
-        times[label] = {n: np.mean([r["fit_time"] for r in res]) for n, res in results.items()}
-    linear = {n: max(table["LinearRegression"][n], table["RidgeCV"][n]) for n in done}
+    table, times, linear = _mean_results(done, n_folds, labels)
     _print_table(title, done, table, times, linear, n_folds, gain="attention CV, defaults")
     _checks(title, done, table, linear)
     ratio = [times["attention CV, defaults"][n] / times["MLPRegressor"][n] for n in done]
@@ -935,7 +947,7 @@ def main(argv=None):
         if args.only is None:
             names = FRESH if args.protocol == "fresh" else RESERVE
         if not args.analyse:
-            run(names, n_folds, [m for m in baselines() if m != "attention CV, defaults, lbfgs"])
+            run(names, n_folds, report_models())
         report_fitted(names, n_folds, f"{args.protocol} sets (defaults fitted)")
         return 0
     if not args.analyse:

@@ -71,10 +71,7 @@ def test_the_defaults_are_the_criterions_choice_on_the_recorded_panel(bench, mon
     if not all(bench._cache_file(n, "superset paths", f).exists()
                for n in names for f in range(bench.N_FOLDS)):
         pytest.skip("the panel's recorded results are not here")
-    linear = {}
-    for label in ("LinearRegression", "RidgeCV"):
-        for n, res in bench._results(names, bench.N_FOLDS, label).items():
-            linear[n] = max(linear.get(n, -np.inf), np.mean([r["r2"] for r in res]))
+    linear = bench._mean_results(names, bench.N_FOLDS, ["LinearRegression", "RidgeCV"])[2]
     paths = bench._results(names, bench.N_FOLDS, "superset paths")
     params = paths[names[0]][0]["params"]
     score = bench.score_candidates(paths, names)
