@@ -345,9 +345,10 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
     factorization, and each later point is warm-started from the previous
     one. The training problem of a fold (centering, whitening, context) is
     built once and shared by all its paths. The point chosen (by default the
-    one of the best mean validation score) is refitted on all the data,
-    along the same path, so where the linear limit scores best the model is
-    linear: least squares, or ridge with a ``shrinkage``.
+    smallest scale within one standard error of the best mean validation
+    score) is refitted on all the data, along the same path, so where the
+    data are linear the model is linear: least squares, or ridge with a
+    ``shrinkage``.
 
     Parameters
     ----------
