@@ -11,6 +11,7 @@
     python benchmarks/bench_panel.py --analyse --protocol reserve # choose on 80, report on it
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --margins                    # the early stop's margin
+    python benchmarks/bench_panel.py --bounds                     # linear selectors by CV, bounds
     python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
 
 ``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
@@ -31,6 +32,17 @@ kept in ``benchmarks/results/``: ``panel_analysis_halves.txt`` (the first),
 (the third: ``--analyse --protocol fresh --version 98b77c27``) and
 ``panel_analysis_reserve.txt`` (the fourth: ``--analyse --protocol reserve
 --version db57a366,98b77c27,4c5b3689,558a8762,3e498a58``).
+
+``--bounds`` fits (resuming) two linear models that choose by cross-validation
+(:func:`linear_selectors`) on all 133 sets, and prints, against the best linear
+model of the criterion below (per set the better of LinearRegression and RidgeCV,
+chosen with hindsight), the sets on which they and the CV estimator at its
+defaults (on the reserve) fall more than 0.01 below it, and the gains of the best
+model per set chosen with hindsight (among MLPRegressor, boosting and the grid
+search, and among the superset's grid points). It reads the attention models'
+results of the fourth protocol's versions (``RESERVE_VERSIONS``, those above)
+unless ``--version`` is given; with ``--analyse`` it fits nothing. Its output is
+kept in ``panel_bounds.txt``.
 
 The panel
 ---------
@@ -486,6 +498,9 @@ FITTED = ("attention CV, defaults", "attention CV, defaults, lbfgs")
 # first that has it, and the first written (None: the installed one's); ``--version
 # HASH,HASH`` reads those of earlier versions.
 VERSION = None
+# The versions the fourth protocol's analysis reads (``--analyse --protocol reserve``),
+# which hold every result of the panel; ``--bounds`` reads them unless given ``--version``.
+RESERVE_VERSIONS = "db57a366,98b77c27,4c5b3689,558a8762,3e498a58"
 
 
 def package_hashes():
@@ -898,6 +913,85 @@ def report_fitted(names, n_folds, title):
     print(f"  median fit time, the defaults / MLPRegressor: {np.median(ratio):.1f}")
 
 
+# The models whose per-set best, chosen with hindsight, bounds what a selection among
+# them could gain (``--bounds``); and the set left out of a second mean, on which every
+# model's R² is near -200 (extreme targets in some test folds), so that it alone moves a
+# mean over many sets.
+HINDSIGHT = ("MLPRegressor", "HistGradientBoosting", "GridSearchCV 3x3")
+DOMINANT = "Parade2005"
+
+
+def shortfalls(gains, tolerance=0.01):
+    """Of the gains over the best linear model per set (``{set: gain}``): the sets more
+    than ``tolerance`` below it, the worst set, its gain, and the mean gain."""
+    worst = min(gains, key=gains.get)
+    return ([n for n, g in gains.items() if g < -tolerance], worst, gains[worst],
+            float(np.mean(list(gains.values()))))
+
+
+def superset_hindsight(paths):
+    """Per set, the outer R² of the superset grid's best single point chosen with
+    hindsight: the point of the highest mean outer R² over the folds (``paths``: the
+    "superset paths" results per set)."""
+    return {n: float(np.nanmax(np.mean([fold["outer"] for fold in folds], axis=0)))
+            for n, folds in paths.items()}
+
+
+def bounds(seen, reserve, n_folds):
+    """Per model, ``{set: gain}`` over the best linear model: the two linear selectors and
+    the per-set best of ``HINDSIGHT`` on every set, the CV estimator at its defaults on
+    the reserve (where it was fitted) and the per-set best of ``HINDSIGHT`` and it, and the
+    superset's best point (read with hindsight from its paths) on the seen sets (where they
+    were fitted)."""
+    labels = ["LinearRegression", "RidgeCV", *linear_selectors(), *HINDSIGHT]
+    seen = _fitted_sets(seen, n_folds, labels + ["superset paths"])
+    reserve = _fitted_sets(reserve, n_folds, labels + ["attention CV, defaults"])
+    names = seen + reserve
+    table, _, linear = _mean_results(names, n_folds, labels)
+    r2 = {label: table[label] for label in linear_selectors()}
+    r2["attention CV, defaults"] = _mean_results(
+        reserve, n_folds, ["LinearRegression", "RidgeCV", "attention CV, defaults"]
+    )[0]["attention CV, defaults"]
+    best = {n: max(table[m][n] for m in HINDSIGHT) for n in names}
+    r2[f"best of {', '.join(HINDSIGHT)}, with hindsight"] = best
+    r2["best of those and attention CV, defaults, with hindsight"] = {
+        n: max(best[n], r2["attention CV, defaults"][n]) for n in reserve}
+    r2["superset's best point, with hindsight"] = superset_hindsight(
+        _results(seen, n_folds, "superset paths"))
+    return {label: {n: r - linear[n] for n, r in per_set.items()} for label, per_set in r2.items()}
+
+
+def show_bounds(parts, n_folds):
+    """The bounds' tables on each part (``{title: names}``): the sets more than 0.01 below
+    the best linear model of the selectors and the defaults, and the gains of the
+    hindsight bounds."""
+    seen, reserve = parts.values()
+    gains = bounds(seen, reserve, n_folds)
+    selectors = [*linear_selectors(), "attention CV, defaults"]
+    parts = {**parts, "all sets": seen + reserve}
+    print("gains in R² over the best linear model (per set the better of LinearRegression "
+          "and RidgeCV, chosen with hindsight)")
+    for title, names in parts.items():
+        names = [n for n in names if n in gains[selectors[0]]]
+        print(f"\n### {title}: {len(names)} sets\n")
+        print("| model | sets more than 0.01 below | worst set | mean gain | those sets |")
+        print("|---|---|---|---|---|")
+        for label in selectors:
+            if all(n in gains[label] for n in names):
+                below, worst, least, mean = shortfalls({n: gains[label][n] for n in names})
+                print(f"| {label} | {len(below)} | {worst} ({least:+.3f}) | {mean:+.3f} | "
+                      f"{', '.join(below)} |")
+        print(f"\n| with hindsight, per set | mean gain | median gain | mean without {DOMINANT} |")
+        print("|---|---|---|---|")
+        for label in [m for m in gains if m not in selectors]:
+            if all(n in gains[label] for n in names):
+                g = [gains[label][n] for n in names]
+                rest = [gains[label][n] for n in names if n != DOMINANT]
+                without = f"{np.mean(rest):+.3f}" if len(rest) < len(g) else "(not in the part)"
+                print(f"| {label.removesuffix(', with hindsight')} | {np.mean(g):+.3f} | "
+                      f"{np.median(g):+.3f} | {without} |")
+
+
 def show_panel():
     names, reasons = eligible()
     tuning, reporting, holdout = draw_panel(names)
@@ -937,6 +1031,8 @@ def main(argv=None):
     parser.add_argument("--analyse", action="store_true")
     parser.add_argument("--fit-defaults", action="store_true")
     parser.add_argument("--margins", action="store_true")
+    parser.add_argument("--bounds", action="store_true",
+                        help="the linear selectors and the hindsight bounds, on every set")
     parser.add_argument("--cache", default=None)
     parser.add_argument("--version", default=None,
                         help="read (and write) the cached results of this package hash")
@@ -945,6 +1041,8 @@ def main(argv=None):
         return show_panel()
     global CACHE, VERSION
     VERSION = args.version
+    if args.bounds and VERSION is None:
+        VERSION = RESERVE_VERSIONS
     tuning, reporting, holdout, n_folds = TUNING, REPORTING, HOLDOUT, N_FOLDS
     if args.quick:
         CACHE = CACHE.parent / "panel-quick"
@@ -957,6 +1055,13 @@ def main(argv=None):
         names = args.only.split(",")
     if args.margins:
         show_margins(tuning + reporting, holdout, n_folds)
+        return 0
+    if args.bounds:
+        seen = tuning + reporting + holdout + FRESH
+        if not args.analyse:
+            run(seen + RESERVE, n_folds, list(linear_selectors()))
+        show_bounds({"seen sets, the tuning and reporting halves, holdout and fresh part": seen,
+                     "reserve sets": RESERVE}, n_folds)
         return 0
     if args.protocol == "reserve" and args.analyse:
         analyse(tuning + reporting + holdout + FRESH, [], n_folds,
