@@ -12,6 +12,8 @@
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --margins                    # the early stop's margin
     python benchmarks/bench_panel.py --bounds                     # linear selectors by CV, bounds
+    python benchmarks/bench_panel.py --frontier                   # cheaper grids, their R²
+    python benchmarks/bench_panel.py --frontier --only wage2,concrete,Hitters  # and fit times
     python benchmarks/bench_panel.py --quick                      # smoke run: 2 small sets, 2 folds
 
 ``--only NAME,NAME`` restricts the data sets (any eligible name, drawn or not);
@@ -992,6 +994,78 @@ def show_bounds(parts, n_folds):
                       f"{np.median(g):+.3f} | {without} |")
 
 
+def frontier(gains, costs, rule):
+    """Per number of paths per fold, the candidate of selection ``rule`` with the largest
+    mean gain over the best linear model (``gains`` and ``costs`` as :func:`choose`
+    gives them), sorted by cost."""
+    best = {}
+    for c in gains:
+        if c[2] == rule and (costs[c] not in best
+                             or np.mean(gains[c]) > np.mean(gains[best[costs[c]]])):
+            best[costs[c]] = c
+    return [best[k] for k in sorted(best)]
+
+
+def show_frontier(names, n_folds, timed=()):
+    """Cheaper grids than the defaults and what they cost in R², read from the superset's
+    paths on ``names``: per number of paths per fold, the best candidate with the
+    defaults' rule; with ``timed`` (set names), each grid's fit time on those sets."""
+    labels = ["LinearRegression", "RidgeCV"]
+    names = _fitted_sets(names, n_folds, labels + ["superset paths"])
+    _, _, linear = _mean_results(names, n_folds, labels)
+    paths = _results(names, n_folds, "superset paths")
+    params = paths[names[0]][0]["params"]
+    _, gains, costs = choose(score_candidates(paths, names), linear, names)
+    default = default_candidate(params)
+    print(f"per number of paths per fold, the grid (selection={default[2]!r}) with the largest "
+          f"mean gain in R² over the best linear model on {len(names)} sets, read from the "
+          "superset's paths (chosen on the sets it is reported on)")
+    print("| paths per fold | grid | mean gain | median gain | worst set | sets more than 0.01 "
+          "below |")
+    print("|---|---|---|---|---|---|")
+    grids = frontier(gains, costs, default[2])
+    grids += [default] if default not in grids else []
+    for c in grids:
+        g = np.array(gains[c])
+        label = describe(c, params) + (" (the defaults)" if c == default else "")
+        print(f"| {costs[c]} | {label} | {g.mean():+.4f} | {np.median(g):+.4f} | "
+              f"{names[int(np.argmin(g))]} ({g.min():+.3f}) | {np.sum(g < -0.01)} |")
+    if not timed:
+        return
+    grids = [c for c in grids if costs[c] <= costs[default]]  # the defaults and cheaper
+    times = time_grids(timed, [{"alphas": [params["alphas"][i] for i in c[0]],
+                                "shrinkages": [params["shrinkages"][i] for i in c[1]]}
+                               for c in grids])
+    print("\nfit time on all the rows (s, the best of 2) of the defaults and the cheaper "
+          "grids above, per number of paths per fold")
+    print("| data set | n × d | " + " | ".join(str(costs[c]) for c in grids) + " |")
+    print("|---|---|" + "---|" * len(grids))
+    for name in timed:
+        X, _, _ = load(name)
+        print(f"| {name} | {X.shape[0]} × {X.shape[1]} | "
+              + " | ".join(f"{times[name, k]:.2f}" for k in range(len(grids))) + " |")
+
+
+def time_grids(names, grids, repeat=2):
+    """Fit time (s, the best of ``repeat``) of the CV estimator with each of ``grids``
+    (``{"alphas": ..., "shrinkages": ...}``) on all the rows of each set of ``names``,
+    standardized."""
+    times = {}
+    for name in names:
+        X, y, _ = load(name)
+        Z = StandardScaler().fit_transform(X)
+        for k, grid in enumerate(grids):
+            best = np.inf
+            for _ in range(repeat):
+                start = time.perf_counter()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    SoftmaxAttentionRegressorCV(**grid, random_state=0).fit(Z, y)
+                best = min(best, time.perf_counter() - start)
+            times[name, k] = best
+    return times
+
+
 def show_panel():
     names, reasons = eligible()
     tuning, reporting, holdout = draw_panel(names)
@@ -1031,6 +1105,8 @@ def main(argv=None):
     parser.add_argument("--analyse", action="store_true")
     parser.add_argument("--fit-defaults", action="store_true")
     parser.add_argument("--margins", action="store_true")
+    parser.add_argument("--frontier", action="store_true",
+                        help="cheaper grids than the defaults, and their gains, on the seen sets")
     parser.add_argument("--bounds", action="store_true",
                         help="the linear selectors and the hindsight bounds, on every set")
     parser.add_argument("--cache", default=None)
@@ -1041,7 +1117,7 @@ def main(argv=None):
         return show_panel()
     global CACHE, VERSION
     VERSION = args.version
-    if args.bounds and VERSION is None:
+    if (args.bounds or args.frontier) and VERSION is None:
         VERSION = RESERVE_VERSIONS
     tuning, reporting, holdout, n_folds = TUNING, REPORTING, HOLDOUT, N_FOLDS
     if args.quick:
@@ -1055,6 +1131,10 @@ def main(argv=None):
         names = args.only.split(",")
     if args.margins:
         show_margins(tuning + reporting, holdout, n_folds)
+        return 0
+    if args.frontier:
+        show_frontier(tuning + reporting + holdout + FRESH, n_folds,
+                      () if args.only is None else names)
         return 0
     if args.bounds:
         seen = tuning + reporting + holdout + FRESH

@@ -140,3 +140,13 @@ def test_a_cross_validated_linear_selector_misses_the_per_set_best_linear_model(
     # What hindsight reaches on the seen sets: the superset's best point, above the best
     # linear model on average.
     assert np.mean([gains["superset's best point, with hindsight"][n] for n in seen]) > 0.03
+
+
+def test_frontier_keeps_the_best_grid_of_the_rule_per_number_of_paths(bench):
+    a, b, c, d = ((0,), (0,), "1se"), ((0,), (0, 1), "1se"), ((0,), (0, 2), "1se"), \
+        ((0,), (0, 1), "best")
+    gains = {a: [0.0, -0.1], b: [0.01, 0.0], c: [0.02, 0.01], d: [0.5, 0.5]}
+    costs = {a: 1, b: 2, c: 2, d: 2}
+    # "best" is another rule, however high its gain; of the two grids of 2 paths, the
+    # higher mean gain.
+    assert bench.frontier(gains, costs, "1se") == [a, c]
