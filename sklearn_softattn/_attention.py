@@ -408,7 +408,7 @@ class LossGrad:
         self.c = c / c.sum()  # float64 for the loss's sum; the kernel's in dtype
         self.c_kernel = self.c.astype(dtype)
         context_weight = np.asarray(context_weight, dtype=dtype)
-        self.w = w = _relative_weights(context_weight)[:, None]
+        self.w = w = _relative_weights(context_weight)
         self.ratio = _self_log_ratio(context_weight, self_index).astype(dtype)
         self.block_rows = _block_rows(n, m)
         self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
@@ -420,18 +420,14 @@ class LossGrad:
         # filled at every call where right depends on V.
         self.tokens = np.empty((m, d + 1 + (self.rank * d if self.fused else 0)), dtype)
         _check_sizes(m, self.tokens.shape[1])
-        self.tokens[:, :d] = Zc * w
-        self.tokens[:, d] = w[:, 0]
+        self.tokens[:, :d] = Zc * w[:, None]
+        self.tokens[:, d] = w
         if self.fused and d <= q:
             self._fill_fused(Zc)
 
     def _fill_fused(self, right):
         """The fused token columns ``right[:, a] w ∘ Zc``, in place."""
-        d = self.Zc.shape[1]
-        for a in range(self.rank):
-            block = self.tokens[:, d + 1 + a * d : d + 1 + (a + 1) * d]
-            np.multiply(right[:, [a]], self.Zc, out=block)
-            block *= self.w
+        _kernel.fill_fused(self.tokens, np.ascontiguousarray(right), self.Zc, self.w, self.rank)
 
     def __call__(self, K, V):
         dtype = _float_dtype(self.Zq, self.Zc, K, V)

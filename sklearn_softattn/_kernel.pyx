@@ -251,6 +251,23 @@ def loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y, const floatin
         raise MemoryError("no memory for the attention kernel's work space")
 
 
+def fill_fused(floating[:, ::1] tokens, const floating[:, ::1] right,
+               const floating[:, ::1] Zc, const floating[::1] w, Py_ssize_t rank):
+    """The fused token columns of :func:`loss_grad`, in place: ``tokens[j, d + 1 + a d
+    + k] = (right[j, a] Zc[j, k]) w[j]`` for ``a < rank`` (one pass over the context,
+    where numpy made two per column block)."""
+    cdef Py_ssize_t m = Zc.shape[0], d = Zc.shape[1], j, a, k, col
+    if (tokens.shape[0] != m or tokens.shape[1] < d + 1 + rank * d or right.shape[0] != m
+            or right.shape[1] < rank or w.shape[0] != m):
+        raise ValueError("fill_fused: inconsistent shapes")
+    with nogil:
+        for j in range(m):
+            for a in range(rank):
+                col = d + 1 + a * d
+                for k in range(d):
+                    tokens[j, col + k] = (right[j, a] * Zc[j, k]) * w[j]
+
+
 def exp(floating[::1] x):
     """The kernel's exponential, in place over ``x`` (for tests and benchmarks)."""
     if x.shape[0] == 0:

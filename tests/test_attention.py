@@ -465,3 +465,18 @@ def test_one_blas_thread_nests_and_restores():
                 assert set(blas_threads()) == {1}
             assert set(blas_threads()) == {1}  # the nested exit did not restore
         assert blas_threads() == before
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fill_fused_writes_the_products_of_right_the_tokens_and_their_weights(dtype):
+    rng = np.random.default_rng(0)
+    m, d, rank = 9, 4, 2
+    Zc, right = rng.standard_normal((m, d)).astype(dtype), rng.standard_normal((m, 3)).astype(dtype)
+    w = rng.uniform(0.1, 1, m).astype(dtype)
+    tokens = np.full((m, d + 1 + rank * d), np.nan, dtype)
+    _kernel.fill_fused(tokens, right, Zc, w, rank)
+    expected = np.concatenate([(right[:, [a]] * Zc) * w[:, None] for a in range(rank)], axis=1)
+    assert_array_equal(tokens[:, d + 1:], expected)  # the same products, bit for bit
+    assert np.isnan(tokens[:, : d + 1]).all()  # the other columns untouched
+    with pytest.raises(ValueError, match="inconsistent shapes"):  # never out of bounds
+        _kernel.fill_fused(np.empty((m, d + rank * d), dtype), right, Zc, w, rank)
