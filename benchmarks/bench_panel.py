@@ -988,7 +988,7 @@ def bounds(seen, reserve, n_folds):
 def show_bounds(parts, n_folds):
     """The bounds' tables on each part (``{title: names}``): the sets more than 0.01 below
     the best linear model of the selectors and the defaults, and the gains of the
-    hindsight bounds."""
+    hindsight bounds; then the defaults against the cross-validated linear selector."""
     seen, reserve = parts.values()
     gains = bounds(seen, reserve, n_folds)
     selectors = [*linear_selectors(), "attention CV, defaults"]
@@ -1014,6 +1014,12 @@ def show_bounds(parts, n_folds):
                 without = f"{np.mean(rest):+.3f}" if len(rest) < len(g) else "(not in the part)"
                 print(f"| {label.removesuffix(', with hindsight')} | {np.mean(g):+.3f} | "
                       f"{np.median(g):+.3f} | {without} |")
+    # A bar that a cross-validated selection can be held to: the linear selector itself.
+    defaults, selector = gains["attention CV, defaults"], gains[selectors[0]]
+    below, worst, least, _ = shortfalls({n: defaults[n] - selector[n] for n in defaults})
+    print(f"\nattention CV, defaults, against {selectors[0]} on the {len(defaults)} reserve "
+          f"sets: {len(below)} more than 0.01 below ({', '.join(below)}; worst {worst} "
+          f"{least:+.3f}), median {np.median([defaults[n] - selector[n] for n in defaults]):+.4f}")
 
 
 def frontier(gains, costs, rule):
