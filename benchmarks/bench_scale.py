@@ -198,7 +198,8 @@ def child_path(spec):
     from sklearn.metrics import r2_score
 
     from sklearn_softattn import SoftmaxAttentionRegressorCV
-    from sklearn_softattn._cv import EARLY_STOP, _problem, attention_path, attention_scale_grid
+    from sklearn_softattn._cv import (EARLY_STOP, PathStop, _problem, attention_path,
+                                      attention_scale_grid)
     from sklearn_softattn._estimator import _fitted_attributes, layer_predict
 
     X, y = _data(spec["n"], spec["d"], 0)
@@ -213,7 +214,7 @@ def child_path(spec):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         problem = _problem(params, X, y[:, None], np.ones(len(y)), rng)
-        best, fallen, points = None, 0, []
+        best, stopped, points = None, PathStop(*EARLY_STOP), []
         for scale, point in zip(scales, attention_path(problem, scales, params,
                                                         random_state=rng)):
             attributes = _fitted_attributes(point.K, point.V, problem, 1, scale == 0)
@@ -221,8 +222,7 @@ def child_path(spec):
             points.append({"scale": float(scale), "n_iter": point.n_iter, "val_r2": r2})
             if best is None or r2 > best[0]:
                 best = r2, scale, attributes
-            fallen = fallen + 1 if r2 < best[0] - EARLY_STOP[0] else 0
-            if fallen == EARLY_STOP[1]:
+            if stopped(r2):
                 break
     seconds = time.perf_counter() - start
     return {"n": spec["n"], "max_context": spec["max_context"], "path_s": seconds,

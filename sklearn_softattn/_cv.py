@@ -202,6 +202,22 @@ SKIPPED = -np.inf
 EARLY_STOP = (0.1, 1)
 
 
+class PathStop:
+    """The early stop of a path: called with each point's validation R², in order of
+    increasing scale, it says when to stop, once the R² has stayed more than ``margin``
+    below its best so far at ``count`` consecutive points (:data:`EARLY_STOP`). A NaN R²
+    neither raises the best nor counts as a fall."""
+
+    def __init__(self, margin, count):
+        self.margin, self.count = margin, count
+        self.best, self.fallen = -np.inf, 0
+
+    def __call__(self, r2):
+        self.best = max(self.best, r2)
+        self.fallen = self.fallen + 1 if r2 < self.best - self.margin else 0
+        return self.fallen == self.count
+
+
 def scorable(score_path):
     """Which points and folds of a score path take part in the choice.
 
@@ -309,7 +325,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     for (a, alpha), (r, shrinkage) in product(enumerate(alphas), enumerate(shrinkages)):
         path_params = {**params, "alpha": alpha, "shrinkage": shrinkage}
         path = task.subtask(f"alpha={alpha:.3g}, shrinkage={_label(shrinkage)}", len(scales))
-        best, fallen = -np.inf, 0
+        stopped = None if stop is None else PathStop(*stop)
         for s, point in enumerate(attention_path(problem, scales, path_params, random_state=rng,
                                                  task=path, y_ndim=y_ndim)):
             attributes = _fitted_attributes(point.K, point.V, problem, y_ndim, scales[s] == 0)
@@ -324,11 +340,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                              X.shape[1]),
                 X_test, y_test, sample_weight=w_test)
             scores[s, a, r] = score if np.isfinite(score) else np.nan
-            if stop is not None:
-                best = max(best, r2)
-                fallen = fallen + 1 if r2 < best - stop[0] else 0
-                if fallen == stop[1]:
-                    break
+            if stopped is not None and stopped(r2):
+                break
         path.end()
     task.end()
     return scores

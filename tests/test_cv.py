@@ -469,3 +469,12 @@ def test_extrapolation_applies_to_the_validation_rows(friedman):
     # The linear limit is never clipped; the attention points are.
     np.testing.assert_array_equal(scores["clip"][0], scores["continue"][0])
     assert not np.array_equal(scores["clip"][1:], scores["continue"][1:])
+
+
+def test_path_stop_fires_after_count_consecutive_falls_below_the_best_so_far():
+    stop = _cv.PathStop(0.1, 2)
+    # 0.5 is the best; 0.45 is within the margin; a fall (0.3), a recovery (0.42, which
+    # resets the count), then two falls in a row; a NaN neither raises the best nor falls.
+    verdicts = [stop(r2) for r2 in (0.2, 0.5, 0.45, 0.3, 0.42, float("nan"), 0.1, 0.35)]
+    assert verdicts == [False] * 7 + [True]
+    assert stop.best == 0.5
