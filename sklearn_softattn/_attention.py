@@ -427,7 +427,7 @@ class LossGrad:
 
     def _fill_fused(self, right):
         """The fused token columns ``right[:, a] w ∘ Zc``, in place."""
-        _kernel.fill_fused(self.tokens, np.ascontiguousarray(right), self.Zc, self.w, self.rank)
+        _kernel.fill_fused(self.tokens, right, self.Zc, self.w, self.rank)
 
     def __call__(self, K, V):
         dtype = _float_dtype(self.Zq, self.Zc, K, V)
@@ -443,7 +443,7 @@ class LossGrad:
             return 0.0, np.zeros((d, d), dtype), np.zeros((q, d), dtype)
         KZc = Zc @ K.T
         scale = _overflow_scale(Zq, KZc)
-        right = Zc if d <= q else Zc @ V.T
+        right = Zc if d <= q else np.ascontiguousarray(Zc @ V.T, dtype=dtype)
         if self.fused and d > q:
             self._fill_fused(right)
         # Per-query results, summed once all blocks are done.
@@ -453,9 +453,8 @@ class LossGrad:
         grad_rows = np.empty((n, d), dtype=dtype)
         ratio = self.ratio if scale is None else (self.ratio * scale[:, 0]).astype(dtype)
         _kernel.loss_grad(
-            Zq if scale is None else Zq * scale, Yq, self.c_kernel, KZc, self.tokens,
-            np.ascontiguousarray(right, dtype=dtype), V, self.value_shift, self.self_index,
-            ratio, None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
-            self.fused, self.block_rows, self.n_threads,
+            Zq if scale is None else Zq * scale, Yq, self.c_kernel, KZc, self.tokens, right, V,
+            self.value_shift, self.self_index, ratio, None if scale is None else scale[:, 0],
+            loss, residual, attended, grad_rows, self.fused, self.block_rows, self.n_threads,
         )
         return 0.5 * float(self.c @ loss), Zq.T @ grad_rows, residual.T @ attended

@@ -268,7 +268,6 @@ def test_lbfgs_without_renormalization_and_in_float32():
     assert est.score(X.astype(np.float32), y) > 0.5
 
 
-
 def test_gd_in_float32_does_not_halve_its_step_on_round_off():
     # The float32 objective's round-off (measured up to 6e-8 of its value) is above a
     # float64 slack: with one, gd halved its step on noise here until it stopped, after
