@@ -9,6 +9,8 @@
     nice -n 10 python benchmarks/bench_panel.py --protocol fresh  # the third: the fresh sets
     nice -n 10 python benchmarks/bench_panel.py --protocol reserve  # the fourth: fit the reserve
     nice -n 10 python benchmarks/bench_panel.py --protocol third  # the fifth: fit the third reading
+    nice -n 10 python benchmarks/bench_panel.py --protocol cheaper  # the sixth: fit the candidates
+    nice -n 10 python benchmarks/bench_panel.py --protocol fourth   # and the choice on the fourth reading
     python benchmarks/bench_panel.py --analyse --protocol reserve # choose on 80, report on it
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
     python benchmarks/bench_panel.py --margins                    # the early stop's margin
@@ -157,6 +159,26 @@ sets, by a rule written before any item was read), under the same rules and the 
 ``load``; no model was fitted on them. Its eligible sets are ``FOURTH``, kept for a later
 protocol, which must be written before any model is fitted on them.
 
+A sixth protocol: a cheaper default, chosen on eighty sets, reported on the fourth reading
+------------------------------------------------------------------------------------------
+Written after the fourth reading and before any model was fitted on ``FOURTH``, and before
+any of the candidates below but the defaults was fitted on any set (but for a smoke run of
+this code on ``cats``, one of the 80 choosing sets, where the four gave the same R²). Most of a cross-validated
+fit's time goes to the path points that run to ``max_iter``, and it is nearly proportional to
+the paths per fold. The candidates (``CHEAPER``): the defaults; ``max_iter=100``; three
+paths per fold (``shrinkages=(0, "auto", 10)``, the cheapest grid within 0.002 of the
+defaults' mean gain in ``--frontier``'s table, read there from the superset's paths: the
+one candidate seen before); and both. Each is fitted on the 80 sets that chose the defaults
+(the tuning and reporting halves, the holdout and the fresh part), with its fit time and its
+passes over the data (calls of the training objective), the defaults in the same run
+(``--protocol cheaper``). The criterion (``choose_cheaper``): a candidate keeps the accuracy
+if its mean R² over the 80 sets is at least the defaults' minus 0.002 and it has no more
+sets more than 0.01 below the best linear model than the defaults have; of those, the one
+with the smallest median ratio of its passes to the defaults' (over the sets) becomes the
+CV estimator's default; the defaults stay if no other keeps the accuracy. The choice is then
+fitted on ``FOURTH`` beside the defaults, the baselines and the two linear selectors, and
+reported whatever it shows (``--protocol fourth``); it is not revised there.
+
 The models
 ----------
 ``StandardScaler`` in front of every model; outer folds
@@ -211,6 +233,7 @@ recomputed without refitting.
 """
 
 import argparse
+import contextlib
 import functools
 import itertools
 import json
@@ -231,6 +254,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn import _objective
 from sklearn_softattn._cv import (
     EARLY_STOP,
     SKIPPED,
@@ -543,12 +567,30 @@ def linear_selectors():
                                                RidgeCV(alphas=np.r_[1e-9, RIDGE_ALPHAS]))}
 
 
+# The sixth protocol's candidates (see "A sixth protocol"): cheaper variants of the
+# defaults, by the parameters they change.
+CHEAPER = {
+    "attention CV, defaults": {},
+    "attention CV, max_iter=100": {"max_iter": 100},
+    "attention CV, 3 paths": {"shrinkages": (0.0, "auto", 10.0)},
+    "attention CV, 3 paths, max_iter=100": {"shrinkages": (0.0, "auto", 10.0), "max_iter": 100},
+}
+
+
+def cheaper_candidates():
+    """The sixth protocol's candidates, each behind a StandardScaler."""
+    return {label: make_pipeline(StandardScaler(),
+                                 SoftmaxAttentionRegressorCV(**params, random_state=0))
+            for label, params in CHEAPER.items()}
+
+
 # The results that depend on this package's code.
 PACKAGE_MODELS = ("GridSearchCV 3x3", "attention CV, defaults", "attention CV, defaults, lbfgs",
-                  "superset paths")
-# Fitted only with --fit-defaults: the defaults themselves (otherwise read from the
-# superset's paths), and the same with the L-BFGS solver.
-FITTED = ("attention CV, defaults", "attention CV, defaults, lbfgs")
+                  "superset paths", *CHEAPER)
+# Fitted only with --fit-defaults or by the sixth protocol: the defaults themselves
+# (otherwise read from the superset's paths), the same with the L-BFGS solver, and the
+# sixth protocol's cheaper candidates; each at the defaults of the first version only.
+FITTED = ("attention CV, defaults", "attention CV, defaults, lbfgs", *CHEAPER)
 
 
 # The versions of the package whose cached results are read, each result from the
@@ -598,13 +640,32 @@ def _cached(name, label, fold, compute):
     return result
 
 
+@contextlib.contextmanager
+def _counting_passes():
+    """Count the calls of the training objective (the passes over the data) while
+    inside; yields a one-element list holding the count."""
+    count, call = [0], _objective.Objective.__call__
+
+    def counted(self, *args, **kwargs):
+        count[0] += 1
+        return call(self, *args, **kwargs)
+
+    _objective.Objective.__call__ = counted
+    try:
+        yield count
+    finally:
+        _objective.Objective.__call__ = call
+
+
 def _fit_score(model, X, y, train, test):
-    with warnings.catch_warnings():
+    """The outer fold's R², the fit time and, for this package's models, the passes."""
+    with warnings.catch_warnings(), _counting_passes() as passes:
         warnings.simplefilter("ignore", ConvergenceWarning)
         start = time.perf_counter()
         model.fit(X[train], y[train])
         fit_time = time.perf_counter() - start
-    return {"r2": float(model.score(X[test], y[test])), "fit_time": fit_time}
+    result = {"r2": float(model.score(X[test], y[test])), "fit_time": fit_time}
+    return {**result, "passes": passes[0]} if passes[0] else result
 
 
 def _paths(X, y, train, test):
@@ -626,8 +687,9 @@ def _paths(X, y, train, test):
 
 
 def run(names, n_folds, labels):
-    """Fit what the cache lacks of the models ``labels`` (of :func:`baselines` or
-    :func:`linear_selectors`, or ``"superset paths"``), with progress lines on stderr."""
+    """Fit what the cache lacks of the models ``labels`` (of :func:`baselines`,
+    :func:`linear_selectors` or :func:`cheaper_candidates`, or ``"superset paths"``), with
+    progress lines on stderr."""
     jobs = [(name, fold, label) for name in names for fold in range(n_folds)
             for label in labels]
     todo = [job for job in jobs if not _cache_file(job[0], job[2], job[1]).exists()]
@@ -645,7 +707,7 @@ def run(names, n_folds, labels):
         if label == "superset paths":
             _cached(name, label, fold, lambda: _paths(X, y, train, test))
         else:
-            model = {**baselines(), **linear_selectors()}[label]
+            model = {**baselines(), **linear_selectors(), **cheaper_candidates()}[label]
             _cached(name, label, fold, lambda: _fit_score(model, X, y, train, test))
 
 
@@ -939,9 +1001,10 @@ def _print_table(title, names, table, times, linear, n_folds, gain="attention CV
           + f" | {np.mean([table[gain][n] - linear[n] for n in names]):+.3f} |")
 
 
-def _checks(title, names, table, linear):
-    for label in [m for m in ("attention CV, defaults", "attention CV, first choice",
-                              "attention CV, chosen") if m in table]:
+def _checks(title, names, table, linear,
+            labels=("attention CV, defaults", "attention CV, first choice",
+                    "attention CV, chosen")):
+    for label in [m for m in labels if m in table]:
         gain = np.array([table[label][n] - linear[n] for n in names])
         worst = names[int(np.argmin(gain))]
         grid = np.mean([table["GridSearchCV 3x3"][n] for n in names])
@@ -956,18 +1019,82 @@ def _checks(title, names, table, linear):
               f"({mean:.3f} against {grid:.3f})")
 
 
-def report_fitted(names, n_folds, title):
-    """The defaults, fitted, beside the baselines on the sets ``names`` (the third and the
-    fourth protocols' reports)."""
-    labels = report_models()
+def report_fitted(names, n_folds, title, chosen="attention CV, defaults"):
+    """The defaults, fitted, beside the baselines on the sets ``names`` (the third, fourth
+    and fifth protocols' reports); with ``chosen`` (the sixth's), that candidate too."""
+    labels = report_models() + ([chosen] if chosen not in report_models() else [])
     done = _fitted_sets(names, n_folds, labels)
     if not done:
         return
     table, times, linear = _mean_results(done, n_folds, labels)
-    _print_table(title, done, table, times, linear, n_folds, gain="attention CV, defaults")
-    _checks(title, done, table, linear)
-    ratio = [times["attention CV, defaults"][n] / times["MLPRegressor"][n] for n in done]
-    print(f"  median fit time, the defaults / MLPRegressor: {np.median(ratio):.1f}")
+    _print_table(title, done, table, times, linear, n_folds, gain=chosen)
+    _checks(title, done, table, linear, labels=dict.fromkeys(["attention CV, defaults", chosen]))
+    for label in dict.fromkeys(["attention CV, defaults", chosen]):
+        ratio = [times[label][n] / times["MLPRegressor"][n] for n in done]
+        name = "the defaults" if label == "attention CV, defaults" else label
+        print(f"  median fit time, {name} / MLPRegressor: {np.median(ratio):.1f}")
+
+
+def choose_cheaper(table, passes, linear, names):
+    """The sixth protocol's criterion: of the candidates of ``CHEAPER`` whose mean R² over
+    ``names`` is at least the defaults' minus 0.002 and which have no more sets more than
+    0.01 below the best linear model than the defaults have, the one with the smallest
+    median ratio of its passes to the defaults' (the first of ``CHEAPER``'s order on a tie).
+    ``table`` and ``passes``: per candidate, ``{set: mean R²}`` and ``{set: mean passes}``."""
+    default = "attention CV, defaults"
+
+    def below(label):
+        return sum(table[label][n] - linear[n] < -0.01 for n in names)
+
+    def mean(label):
+        return np.mean([table[label][n] for n in names])
+
+    keeps = [label for label in CHEAPER
+             if mean(label) >= mean(default) - 0.002 and below(label) <= below(default)]
+    ratio = {label: np.median([passes[label][n] / passes[default][n] for n in names])
+             for label in keeps}
+    return min(keeps, key=lambda label: (ratio[label], list(CHEAPER).index(label)))
+
+
+def cheaper_results(names, n_folds):
+    """The sixth protocol's results on ``names`` (those fitted): the sets, the mean R²,
+    fit times and passes per candidate and set, and the best linear model per set."""
+    labels = ["LinearRegression", "RidgeCV", *CHEAPER]
+    names = _fitted_sets(names, n_folds, labels)
+    table, times, linear = _mean_results(names, n_folds, labels)
+    passes = {label: {n: np.mean([r["passes"] for r in res])
+                      for n, res in _results(names, n_folds, label).items()}
+              for label in CHEAPER}
+    return names, table, times, passes, linear
+
+
+def show_cheaper(names, n_folds):
+    """The sixth protocol's table on the choosing sets, and its choice (returned)."""
+    names, table, times, passes, linear = cheaper_results(names, n_folds)
+    if not names:
+        return None
+    default = "attention CV, defaults"
+    short = [label.removeprefix("attention CV, ") for label in CHEAPER]
+    print(f"\n### the cheaper candidates on {len(names)} sets: mean R² over {n_folds} outer "
+          "folds (passes over the data, as a ratio to the defaults')\n")
+    print("| data set | best linear | " + " | ".join(short) + " |")
+    print("|---|---|" + "---|" * len(CHEAPER))
+    for n in names:
+        print(f"| {n} | {linear[n]:.3f} | " + " | ".join(
+            f"{table[m][n]:.3f} ({passes[m][n] / passes[default][n]:.2f})" for m in CHEAPER)
+            + " |")
+    print("\n| candidate | mean R² | sets > 0.01 below best linear | median passes / defaults' "
+          "| median fit time / defaults' | median fit time (s) |")
+    print("|---|---|---|---|---|---|")
+    for label, name in zip(CHEAPER, short):
+        below = sum(table[label][n] - linear[n] < -0.01 for n in names)
+        print(f"| {name} | {np.mean([table[label][n] for n in names]):.4f} | {below} | "
+              f"{np.median([passes[label][n] / passes[default][n] for n in names]):.2f} | "
+              f"{np.median([times[label][n] / times[default][n] for n in names]):.2f} | "
+              f"{np.median([times[label][n] for n in names]):.2f} |")
+    choice = choose_cheaper(table, passes, linear, names)
+    print(f"\nchosen by the criterion: {choice}")
+    return choice
 
 
 # The models whose per-set best, chosen with hindsight, bounds what a selection among
@@ -1179,7 +1306,8 @@ def main(argv=None):
     parser.add_argument("--only", default=None)
     parser.add_argument("--half", choices=("tuning", "reporting", "holdout"), default=None)
     parser.add_argument("--protocol",
-                        choices=("holdout", "halves", "fresh", "reserve", "third"),
+                        choices=("holdout", "halves", "fresh", "reserve", "third", "cheaper",
+                                 "fourth"),
                         default="holdout")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--panel", action="store_true")
@@ -1217,8 +1345,8 @@ def main(argv=None):
         show_frontier(tuning + reporting + holdout + FRESH, n_folds,
                       () if args.only is None else names)
         return 0
+    seen = tuning + reporting + holdout + FRESH
     if args.bounds:
-        seen = tuning + reporting + holdout + FRESH
         if not args.analyse:
             run(seen + RESERVE, n_folds, list(linear_selectors()))
         show_bounds({"seen sets, the tuning and reporting halves, holdout and fresh part": seen,
@@ -1228,6 +1356,25 @@ def main(argv=None):
         analyse(tuning + reporting + holdout + FRESH, [], n_folds,
                 ("tuning and reporting halves, holdout and fresh part",))
         report_fitted(RESERVE, n_folds, "reserve sets (defaults fitted)")
+        return 0
+    if args.protocol == "cheaper":
+        if not args.analyse:
+            run(seen if args.only is None else names, n_folds,
+                ["LinearRegression", "RidgeCV", *CHEAPER])
+        show_cheaper(seen, n_folds)
+        return 0
+    if args.protocol == "fourth":
+        if len(_fitted_sets(seen, n_folds, list(CHEAPER))) < len(seen):
+            print("the sixth protocol chooses on all 80 sets: fit them first "
+                  "(--protocol cheaper)", file=sys.stderr)
+            return 1
+        chosen = show_cheaper(seen, n_folds)
+        names = FOURTH if args.only is None else names
+        if not args.analyse:
+            run(names, n_folds, list(dict.fromkeys(report_models() + [chosen]))
+                + list(linear_selectors()))
+        report_fitted(names, n_folds, "fourth reading's sets (fitted)", chosen=chosen)
+        show_against_selector(names, n_folds)
         return 0
     if args.protocol in ("fresh", "reserve", "third"):
         if args.only is None:

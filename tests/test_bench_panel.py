@@ -182,3 +182,23 @@ def test_frontier_keeps_the_best_grid_of_the_rule_per_number_of_paths(bench):
     # "best" is another rule, however high its gain; of the two grids of 2 paths, the
     # higher mean gain.
     assert bench.frontier(gains, costs, "1se") == [a, c]
+
+
+def test_choose_cheaper_takes_the_fewest_passes_that_keep_the_accuracy(bench):
+    """The sixth protocol's criterion: a candidate keeps the accuracy with a mean R² at least
+    the defaults' minus 0.002 and no more sets more than 0.01 below the best linear model;
+    of those, the fewest passes (median ratio to the defaults') wins."""
+    names = ["a", "b", "c"]
+    linear = {"a": 0.5, "b": 0.5, "c": 0.5}
+    labels = list(bench.CHEAPER)
+    table = {label: {"a": 0.6, "b": 0.6, "c": 0.6} for label in labels}
+    passes = {label: {n: 100.0 / (1 + k) for n in names} for k, label in enumerate(labels)}
+    assert bench.choose_cheaper(table, passes, linear, names) == labels[3]
+    table[labels[3]]["c"] = 0.48  # one set more than 0.01 below the best linear model
+    assert bench.choose_cheaper(table, passes, linear, names) == labels[2]
+    table[labels[2]]["a"] = 0.6 - 3 * 0.0021  # the mean falls by 0.0021
+    assert bench.choose_cheaper(table, passes, linear, names) == labels[1]
+    table[labels[1]] = {n: 0.6 - 0.002 for n in names}  # within 0.002 still keeps it
+    assert bench.choose_cheaper(table, passes, linear, names) == labels[1]
+    table[labels[1]]["b"] = 0.0
+    assert bench.choose_cheaper(table, passes, linear, names) == labels[0]
