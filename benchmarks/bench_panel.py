@@ -179,6 +179,20 @@ CV estimator's default; the defaults stay if no other keeps the accuracy. The ch
 fitted on ``FOURTH`` beside the defaults, the baselines and the two linear selectors, and
 reported whatever it shows (``--protocol fourth``); it is not revised there.
 
+Addendum, written after the 80 sets' results (the criterion chose ``max_iter=100``: a
+median 0.74 of the passes, mean R² 0.3491 against the defaults' 0.3481, five sets below
+either way; three paths 0.75, 0.3488 and five; both 0.56, 0.3398 and six) and before any
+result on ``FOURTH`` was looked at. Made the default, ``max_iter=100`` failed the package's
+sorted-rows test (a sine of one feature, 120 rows: held-out R² 0.755 against 0.837 at 200
+iterations, at the same chosen scale), and in eight fits on nonlinear synthetic data (that
+sine at 120 and 300 rows, ``make_friedman1`` at 300 and 600, two seeds each; test R² on
+1000 fresh rows) it lost 0.007 to 0.082 R² on every one, each time at the same chosen scale
+as 200 iterations: its sharp points stop short of their fit. A panel of mostly linear data
+cannot show this (the reason the grids must hold 0). Three paths per fold gave the same R²
+as the defaults on those eight fits (within 0.001). So the criterion's next choice, three
+paths per fold (``ADOPTED``), becomes the default instead; ``--protocol fourth`` fits and
+reports both on ``FOURTH``.
+
 The models
 ----------
 ``StandardScaler`` in front of every model; outer folds
@@ -575,6 +589,11 @@ CHEAPER = {
     "attention CV, 3 paths": {"shrinkages": (0.0, "auto", 10.0)},
     "attention CV, 3 paths, max_iter=100": {"shrinkages": (0.0, "auto", 10.0), "max_iter": 100},
 }
+
+
+# The sixth protocol's adopted default (see its addendum): the criterion's choice,
+# max_iter=100, lost accuracy on nonlinear data, which the panel cannot show.
+ADOPTED = "attention CV, 3 paths"
 
 
 def cheaper_candidates():
@@ -1019,17 +1038,19 @@ def _checks(title, names, table, linear,
               f"({mean:.3f} against {grid:.3f})")
 
 
-def report_fitted(names, n_folds, title, chosen="attention CV, defaults"):
+def report_fitted(names, n_folds, title, chosen=()):
     """The defaults, fitted, beside the baselines on the sets ``names`` (the third, fourth
-    and fifth protocols' reports); with ``chosen`` (the sixth's), that candidate too."""
-    labels = report_models() + ([chosen] if chosen not in report_models() else [])
+    and fifth protocols' reports); with ``chosen`` (the sixth's), those candidates too, the
+    gain column the last one's."""
+    labels = report_models() + [c for c in chosen if c not in report_models()]
     done = _fitted_sets(names, n_folds, labels)
     if not done:
         return
     table, times, linear = _mean_results(done, n_folds, labels)
-    _print_table(title, done, table, times, linear, n_folds, gain=chosen)
-    _checks(title, done, table, linear, labels=dict.fromkeys(["attention CV, defaults", chosen]))
-    for label in dict.fromkeys(["attention CV, defaults", chosen]):
+    attention = list(dict.fromkeys(["attention CV, defaults", *chosen]))
+    _print_table(title, done, table, times, linear, n_folds, gain=attention[-1])
+    _checks(title, done, table, linear, labels=attention)
+    for label in attention:
         ratio = [times[label][n] / times["MLPRegressor"][n] for n in done]
         name = "the defaults" if label == "attention CV, defaults" else label
         print(f"  median fit time, {name} / MLPRegressor: {np.median(ratio):.1f}")
@@ -1370,8 +1391,9 @@ def main(argv=None):
             return 1
         chosen = show_cheaper(seen, n_folds)
         names = FOURTH if args.only is None else names
+        chosen = list(dict.fromkeys([chosen, ADOPTED]))
         if not args.analyse:
-            run(names, n_folds, list(dict.fromkeys(report_models() + [chosen]))
+            run(names, n_folds, list(dict.fromkeys(report_models() + chosen))
                 + list(linear_selectors()))
         report_fitted(names, n_folds, "fourth reading's sets (fitted)", chosen=chosen)
         show_against_selector(names, n_folds)
