@@ -48,7 +48,7 @@ warnings.simplefilter("ignore", ConvergenceWarning)
 # Fit the cross-validated estimator on both data sets
 # ---------------------------------------------------
 # The defaults: the linear limit (0) and 7 scales from 0.01 to 10,
-# ``alphas=(0,)``, ``shrinkages=(0, "auto", 1, 10)``, 5 shuffled folds.
+# ``alphas=(0,)``, ``shrinkages=(0, "auto", 10)``, 5 shuffled folds.
 n_samples = 150 if QUICK else 400
 small = dict(attention_scales=5, cv=3, max_iter=30) if QUICK else {}
 datasets = {

@@ -94,7 +94,7 @@ class ScorePathDisplay:
     ...                                   random_state=0).fit(X, y)
     >>> display = ScorePathDisplay.from_estimator(reg)
     >>> len(display.lines_)  # one per (alpha, shrinkage) of the default grid
-    4
+    3
     >>> display.lines_[1].get_label()  # a single alpha is not repeated in the labels
     'shrinkage=auto'
     >>> plt.close(display.figure_)
