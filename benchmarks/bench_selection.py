@@ -9,6 +9,7 @@
     python benchmarks/bench_selection.py --ridge-end    # shrinkage at the linear end, beside RidgeCV
     python benchmarks/bench_selection.py --stop         # early stops of the path, simulated
     python benchmarks/bench_selection.py --speed        # the CV fit against GridSearchCV
+    python benchmarks/bench_selection.py --parallel     # its folds in turn, on processes, on threads
 
 Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the
 mean fit time of one fold, on data that ship with scikit-learn or statsmodels
@@ -31,14 +32,23 @@ data set of ``--rules`` unless ``--only``.
 same grid of ``SoftmaxAttentionRegressor`` and the same folds: passes, time,
 the best mean validation score and their ratios, in the same run; on
 friedman1, diabetes and linear unless ``--only``; ``--solver lbfgs`` for both.
+
+``--parallel``: the CV estimator's fit at its defaults with its five folds fitted
+in turn, on two of joblib's processes and on two threads (joblib's threading
+backend), best of two, interleaved, in the same run; and the share of the
+sequential fit spent inside the compiled kernel, whose calls release the GIL
+(the rest is Python and small numpy calls, which hold it), on the data sets of
+``--speed``.
 """
 
 import argparse
 import functools
 import sys
 import time
+import types
 import warnings
 
+import joblib
 import numpy as np
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.datasets import load_diabetes, make_friedman1, make_friedman2, make_friedman3
@@ -52,7 +62,7 @@ from sklearn.preprocessing import StandardScaler
 
 import sklearn_softattn._estimator as estimator_module
 from bench_solvers import Recorder
-from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _cv
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention, _cv
 from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._cv import (
     _fold_scores,
@@ -405,6 +415,64 @@ def speed(datasets, solver="gd"):
                   f"| {grid_time / elapsed:.2f} |", flush=True)
 
 
+class KernelClock:
+    """The time spent inside the compiled kernel's calls (which release the GIL) while
+    inside, by wrapping the kernel module that ``_attention`` calls."""
+
+    def __enter__(self):
+        self.seconds, self._kernel = 0.0, _attention._kernel
+
+        def timed(function):
+            def call(*args):
+                start = time.perf_counter()
+                try:
+                    return function(*args)
+                finally:
+                    self.seconds += time.perf_counter() - start
+            return call
+
+        _attention._kernel = types.SimpleNamespace(
+            **{name: timed(getattr(self._kernel, name))
+               for name in ("forward", "loss_grad", "fill_fused")})
+        return self
+
+    def __exit__(self, *exc):
+        _attention._kernel = self._kernel
+
+
+def parallel(datasets, rounds=2):
+    """The CV fit at its defaults with its folds one after another (``n_jobs=1``), on
+    joblib's processes (``n_jobs=2``) and on threads (``n_jobs=2`` under joblib's
+    threading backend): the best time of ``rounds``, the three interleaved, in the same
+    run; and the compiled kernel's share of the sequential fit's time (the rest holds
+    the GIL: Python and small numpy calls between the kernel's calls)."""
+    print("| data set | n × d | folds in turn (s) | processes (s) | threads (s) | "
+          "processes / in turn | threads / in turn | kernel's share, in turn |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in track(datasets, "parallel"):
+        X, y = DATASETS[name]()
+        times, share = {"in turn": [], "processes": [], "threads": []}, []
+        for _ in range(rounds):
+            for mode, backend in (("in turn", None), ("processes", "loky"),
+                                  ("threads", "threading")):
+                reg = SoftmaxAttentionRegressorCV(random_state=0,
+                                                  n_jobs=1 if backend is None else 2)
+                with warnings.catch_warnings(), KernelClock() as kernel, \
+                        joblib.parallel_config(backend=backend or "loky"):
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    start = time.perf_counter()
+                    reg.fit(X, y)
+                    elapsed = time.perf_counter() - start
+                times[mode].append(elapsed)
+                if backend is None:
+                    share.append(kernel.seconds / elapsed)
+        best = {mode: min(t) for mode, t in times.items()}
+        print(f"| {name} | {X.shape[0]} × {X.shape[1]} | {best['in turn']:.2f} | "
+              f"{best['processes']:.2f} | {best['threads']:.2f} | "
+              f"{best['processes'] / best['in turn']:.2f} | "
+              f"{best['threads'] / best['in turn']:.2f} | {max(share):.0%} |", flush=True)
+
+
 def linear_end(scales=(0.001, 0.01, 0.1, 0.3, 1.0), seeds=(0, 1)):
     """Excess risk of predict over least squares' on the paper's setting, against the scale."""
     print("seed | " + " | ".join(f"attention_scale={s:g}" for s in scales))
@@ -429,6 +497,7 @@ if __name__ == "__main__":
     parser.add_argument("--ridge-end", action="store_true")
     parser.add_argument("--stop", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--parallel", action="store_true")
     parser.add_argument("--solver", default="gd", help="the solver of --speed")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None)
@@ -437,7 +506,7 @@ if __name__ == "__main__":
     n_folds = 5
     if args.quick:
         names, n_folds = names[:3], 2
-    if args.speed and args.only is None:
+    if (args.speed or args.parallel) and args.only is None:
         names = ["friedman1", "diabetes", "linear"]
     if (args.rules or args.stop) and args.only is None and not args.quick:
         names += list(SMALLER)
@@ -449,6 +518,8 @@ if __name__ == "__main__":
         stop_rules(names)
     elif args.speed:
         speed(names, args.solver)
+    elif args.parallel:
+        parallel(names)
     elif args.ridge_end:
         ridge_end(names, n_folds)
     elif args.path:
