@@ -10,7 +10,7 @@
     nice -n 10 python benchmarks/bench_panel.py --protocol reserve  # the fourth: fit the reserve
     nice -n 10 python benchmarks/bench_panel.py --protocol third  # the fifth: fit the third reading
     nice -n 10 python benchmarks/bench_panel.py --protocol cheaper  # the sixth: fit the candidates
-    nice -n 10 python benchmarks/bench_panel.py --protocol fourth   # and the choice on the fourth reading
+    nice -n 10 python benchmarks/bench_panel.py --protocol fourth   # its choice, on the fourth reading
     python benchmarks/bench_panel.py --nonlinear                  # its candidates on nonlinear data
     python benchmarks/bench_panel.py --analyse --protocol reserve # choose on 80, report on it
     python benchmarks/bench_panel.py --panel                      # the panel and the exclusions
@@ -167,12 +167,12 @@ A sixth protocol: a cheaper default, chosen on eighty sets, reported on the four
 ------------------------------------------------------------------------------------------
 Written after the fourth reading and before any model was fitted on ``FOURTH``, and before
 any of the candidates below but the defaults was fitted on any set (but for a smoke run of
-this code on ``cats``, one of the 80 choosing sets, where the four gave the same R²). Most of a cross-validated
-fit's time goes to the path points that run to ``max_iter``, and it is nearly proportional to
-the paths per fold. The candidates (``CHEAPER``): the defaults; ``max_iter=100``; three
-paths per fold (``shrinkages=(0, "auto", 10)``, the cheapest grid within 0.002 of the
-defaults' mean gain in ``--frontier``'s table, read there from the superset's paths: the
-one candidate seen before); and both. Each is fitted on the 80 sets that chose the defaults
+this code on ``cats``, one of the 80 choosing sets, where the four gave the same R²). Most
+of a cross-validated fit's time goes to the path points that run to ``max_iter``, and it is
+nearly proportional to the paths per fold. The candidates (``CHEAPER``): the defaults;
+``max_iter=100``; three paths per fold (``shrinkages=(0, "auto", 10)``, the cheapest grid
+within 0.002 of the defaults' mean gain in ``--frontier``'s table, read there from the
+superset's paths: the one candidate seen before); and both. Each is fitted on the 80 sets that chose the defaults
 (the tuning and reporting halves, the holdout and the fresh part), with its fit time and its
 passes over the data (calls of the training objective), the defaults in the same run
 (``--protocol cheaper``). The criterion (``choose_cheaper``): a candidate keeps the accuracy
@@ -1102,10 +1102,14 @@ def cheaper_results(names, n_folds):
     labels = ["LinearRegression", "RidgeCV", *CHEAPER]
     names = _fitted_sets(names, n_folds, labels)
     table, times, linear = _mean_results(names, n_folds, labels)
-    passes = {label: {n: np.mean([r["passes"] for r in res])
-                      for n, res in _results(names, n_folds, label).items()}
-              for label in CHEAPER}
-    return names, table, times, passes, linear
+    return names, table, times, _mean_passes(names, n_folds, CHEAPER), linear
+
+
+def _mean_passes(names, n_folds, labels):
+    """Per model of ``labels`` and set, the mean passes over the data of a fit."""
+    return {label: {n: np.mean([r["passes"] for r in res])
+                    for n, res in _results(names, n_folds, label).items()}
+            for label in labels}
 
 
 def show_cheaper(names, n_folds):
@@ -1158,7 +1162,8 @@ NONLINEAR = [("sine", _sine, 120), ("sine", _sine, 300), ("make_friedman1", _fri
 def show_nonlinear(seeds=(0, 1)):
     """The sixth protocol's candidates on nonlinear synthetic data, which the panel of mostly
     linear sets cannot show: test R² on 1000 fresh rows (and the chosen scale) of each,
-    per data set, training size and seed (the sixth protocol's addendum)."""
+    per data set, training size and seed (the sixth protocol's addendum). "The defaults"
+    are the installed package's: run it at 0e201b82 for the addendum's."""
     print(f"package {_source_hash()}: test R² on 1000 fresh rows (the chosen attention_scale_)")
     print("| data | n | seed | " + " | ".join(CHEAPER) + " |")
     print("|---|---|---|" + "---|" * len(CHEAPER))
@@ -1459,9 +1464,7 @@ def main(argv=None):
         report_fitted(names, n_folds, "fourth reading's sets (fitted)", chosen=chosen)
         show_against_selector(names, n_folds)
         # Passes do not depend on the machine's load, as the times fitted in other runs do.
-        passes = {label: {n: np.mean([r["passes"] for r in res])
-                          for n, res in _results(names, n_folds, label).items()}
-                  for label in ["attention CV, defaults", *chosen]}
+        passes = _mean_passes(names, n_folds, ["attention CV, defaults", *chosen])
         for label in chosen:
             ratio = [passes[label][n] / passes["attention CV, defaults"][n] for n in names]
             print(f"  median passes, {label.removeprefix('attention CV, ')} / the defaults: "

@@ -37,7 +37,8 @@ def test_later_readings_names_are_new_and_their_eligible_sets_are_recorded(bench
     """The third and fourth readings (panel_third.py, panel_fourth.py): their names clash
     with none of the earlier readings' (so that load() finds the set meant), no item is
     read again, and their eligible sets recompute to THIRD and FOURTH."""
-    readings = [(bench.CANDIDATES, bench.EXCLUDED), (bench.CANDIDATES_FRESH, bench.EXCLUDED_FRESH),
+    readings = [(bench.CANDIDATES, bench.EXCLUDED),
+                (bench.CANDIDATES_FRESH, bench.EXCLUDED_FRESH),
                 (bench.CANDIDATES_THIRD, bench.EXCLUDED_THIRD),
                 (bench.CANDIDATES_FOURTH, bench.EXCLUDED_FOURTH)]
     position = {"THIRD": 2, "FOURTH": 3}[reading]
@@ -45,8 +46,8 @@ def test_later_readings_names_are_new_and_their_eligible_sets_are_recorded(bench
     earlier_candidates = [c for listed, _ in readings[:position] for c in listed]
     names = [c[0] for c in candidates]
     # An exclusion reads "package item, item (note), ...".
-    excluded = {(entry.split()[0], item) for _, listed in readings[:position] for entry, _ in listed
-                for item in entry.replace(",", " ").split()[1:]}
+    excluded = {(entry.split()[0], item) for _, listed in readings[:position]
+                for entry, _ in listed for item in entry.replace(",", " ").split()[1:]}
     assert len(set(names)) == len(names) and not set(names) & {c[0] for c in earlier_candidates}
     assert not {(c[2], c[3]) for c in candidates} & {(c[2], c[3]) for c in earlier_candidates}
     # No item of the earlier exclusions read again.
@@ -112,7 +113,8 @@ def test_the_defaults_are_the_criterions_choice_on_the_recorded_panel(bench, mon
             == bench.as_candidate(bench.FOURTH_CHOICE, params))
     default = bench.default_candidate(params)
     assert default[2] == bench.FOURTH_CHOICE["selection"]
-    assert set(params["shrinkages"][i] for i in default[1]) < set(bench.FOURTH_CHOICE["shrinkages"])
+    shrinkages = {params["shrinkages"][i] for i in default[1]}
+    assert shrinkages < set(bench.FOURTH_CHOICE["shrinkages"])
     halves = bench.TUNING + bench.REPORTING
     assert (bench.choose(score, linear, halves)[0]
             == bench.as_candidate(bench.SECOND_CHOICE, params))
