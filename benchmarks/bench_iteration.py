@@ -1,6 +1,7 @@
 """Cost of one full-batch iteration, against the same layer in PyTorch.
 
-Run: python benchmarks/bench_iteration.py [--rounds N] [--threads N] [--blocks] [--memory]
+Run: python benchmarks/bench_iteration.py [--rounds N] [--threads N] [--blocks] [--split]
+[--memory]
 
 Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its
 default settings (everything a fit does per iteration: loss and gradient,
@@ -29,6 +30,10 @@ on a machine that other processes keep busy, one thread each compares the
 two kernels with less of the noise of threads waiting for each other.
 
 ``--blocks``: time one loss-and-gradient pass against the block size.
+``--split``: one pass with the queries split as the kernel splits them (equal
+blocks, a power of two of them) against full blocks and a remainder, at the
+sizes of cross-validation folds; then whole fits of SoftmaxAttentionRegressorCV
+with either split.
 ``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
 ``--steps [FIGURE]``: passes to the stopping rule and to the same objective,
 gd's step rule against the halve-only rule, on the paper's setting and on
@@ -305,6 +310,88 @@ def bench_blocks(sizes=(2**13, 2**14, 2**15, 2**16, 2**17, 2**18, 2**20), repeat
                       + " | ".join(f"{times[s] * 1e3:.1f}" for s in sizes) + " |", flush=True)
 
 
+def _remainder_rows(n_queries, n_context):
+    """The earlier split: full blocks of ``_BLOCK_ELEMENTS`` scores and a remainder."""
+    return max(1, min(n_queries, _attention._BLOCK_ELEMENTS // max(n_context, 1)))
+
+
+def bench_split(repeat=5):
+    """One loss-and-gradient pass, queries split by the kernel's rule or into full
+    blocks and a remainder; each ``LossGrad`` prepared once, the two interleaved."""
+    print(f"one loss-and-gradient pass (µs), best of {repeat} rounds, the two splits "
+          "interleaved; context = queries, own tokens left out")
+    print("| n, d, q | dtype | threads | rows per block (remainder, equal) "
+          "| remainder | equal | equal / remainder |")
+    print("|---|---|---|---|---|---|---|")
+    kernel_rule = _attention._block_rows
+    shapes = [(n, 8, 1) for n in (300, 400, 600, 800, 1000, 2000)]
+    shapes += [(400, 10, 20), (800, 10, 20), (2000, 10, 20)]
+    with _attention._one_blas_thread():
+        for dtype in (np.float64, np.float32):
+            for n, d, q in shapes:
+                rng = np.random.default_rng(0)
+                Z, Y = rng.standard_normal((n, d)).astype(dtype), rng.standard_normal((n, q))
+                K = (rng.standard_normal((d, d)) / d).astype(dtype)
+                V = rng.standard_normal((q, d)).astype(dtype)
+                args = (Z, Y.astype(dtype), np.ones(n), Z, np.ones(n), np.arange(n))
+                calls = max(5, int(2e7 // (n * n * d)))
+                for n_jobs in (1, None):
+                    kernels = {}
+                    for name, rule in (("remainder", _remainder_rows), ("equal", kernel_rule)):
+                        _attention._block_rows = rule
+                        try:
+                            kernels[name] = _attention.LossGrad(*args, n_jobs=n_jobs)
+                        finally:
+                            _attention._block_rows = kernel_rule
+                    times = dict.fromkeys(kernels, np.inf)
+                    for _ in range(repeat):
+                        for name, loss_grad in kernels.items():
+                            loss_grad(K, V)
+                            start = time.perf_counter()
+                            for _ in range(calls):
+                                loss_grad(K, V)
+                            times[name] = min(times[name],
+                                              (time.perf_counter() - start) / calls)
+                    rows = ", ".join(str(k.block_rows) for k in kernels.values())
+                    print(f"| {n}, {d}, {q} | {np.dtype(dtype).name} | "
+                          f"{kernels['equal'].n_threads} | {rows} | "
+                          f"{times['remainder'] * 1e6:.0f} | {times['equal'] * 1e6:.0f} | "
+                          f"{times['equal'] / times['remainder']:.2f} |", flush=True)
+    _split_fits(kernel_rule)
+
+
+def _split_fits(kernel_rule, rounds=2):
+    """Whole fits of the CV estimator at its defaults with either split, interleaved."""
+    from sklearn.datasets import load_diabetes, make_friedman1
+
+    from sklearn_softattn import SoftmaxAttentionRegressorCV
+
+    print(f"\nSoftmaxAttentionRegressorCV().fit, best of {rounds} rounds, the splits interleaved")
+    print("| data set | remainder (s) | equal (s) | equal / remainder | largest change of "
+          "the predictions |")
+    print("|---|---|---|---|---|")
+    sets = [("load_diabetes", *load_diabetes(return_X_y=True))]
+    sets += [(f"make_friedman1, {n} rows", *make_friedman1(n, noise=1.0, random_state=0))
+             for n in (500, 750, 1000)]
+    for name, X, y in sets:
+        times, predictions = {"remainder": np.inf, "equal": np.inf}, {}
+        for _ in range(rounds):
+            for split, rule in (("remainder", _remainder_rows), ("equal", kernel_rule)):
+                _attention._block_rows = rule
+                try:
+                    start = time.perf_counter()
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", ConvergenceWarning)
+                        model = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+                    times[split] = min(times[split], time.perf_counter() - start)
+                    predictions[split] = model.predict(X)
+                finally:
+                    _attention._block_rows = kernel_rule
+        change = np.abs(predictions["equal"] - predictions["remainder"]).max()
+        print(f"| {name} | {times['remainder']:.2f} | {times['equal']:.2f} | "
+              f"{times['equal'] / times['remainder']:.2f} | {change:.1e} |", flush=True)
+
+
 def bench_memory(n=20_000, m=2048, d=20, q=1):
     rng = np.random.default_rng(0)
     for q in (1, 20):
@@ -431,6 +518,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--blocks", action="store_true")
+    parser.add_argument("--split", action="store_true")
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--steps", nargs="?", const="", metavar="FIGURE")
     parser.add_argument("--grid", action="store_true")
@@ -448,6 +536,8 @@ if __name__ == "__main__":
         bench_grid()
     elif args.blocks:
         bench_blocks()
+    elif args.split:
+        bench_split()
     elif args.memory:
         bench_memory()
     else:

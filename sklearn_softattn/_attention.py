@@ -16,8 +16,8 @@ O((n + m) d²). :func:`attention_forward` and :func:`attention_loss_grad`
 not change between a solver's calls prepared once) prepare the O((n + m) d²)
 parts here and hand the rest to the compiled
 kernel (:mod:`sklearn_softattn._kernel`), which passes over the scores block
-by block: queries in blocks of at most ``_BLOCK_ELEMENTS`` scores (one query
-if the context alone is larger), each block kept in the core's cache from the
+by block: queries in equal blocks of at most ``_BLOCK_ELEMENTS`` scores (one
+query if the context alone is larger), each block kept in the core's cache from the
 product that forms its scores, through the exponential, to the products that
 read them. A thread holds at most two such blocks (one for predictions and
 for a gradient of rank at most ``_FUSED_MAX_RANK``) and frees them when the
@@ -67,12 +67,24 @@ _MAX_BLAS_DIMENSION = 2**31 - 1
 
 
 def _block_rows(n_queries, n_context):
-    """Queries per block: at most ``_BLOCK_ELEMENTS`` scores, and at least one query.
+    """Queries per block: the queries split into equal blocks of at most
+    ``_BLOCK_ELEMENTS`` scores (at least one query each), as few as a power of
+    two of them allows.
 
-    It depends on the shapes only (not on the number of threads), so that every
-    query is computed the same way whatever the threads.
+    Equal blocks in a power-of-two number share out evenly among 2, 4, 8, ...
+    threads, where full blocks and a remainder did not: 300 queries over 300
+    tokens made blocks of 218 and 82 rows, and one thread did most of the work.
+    The smaller blocks this makes (between half and all of the bound) were
+    faster with one target on one thread too: one pass at 300-800 rows, d = 8,
+    took 0.64-0.90 of the time on two threads and 0.83-0.91 on one, and the
+    same within the noise where the blocks hardly change (1000 and 2000 rows)
+    or with 20 targets (``benchmarks/bench_iteration.py --split``). It depends
+    on the shapes only (not on the number of threads), so that every query is
+    computed the same way whatever the threads.
     """
-    return max(1, min(n_queries, _BLOCK_ELEMENTS // max(n_context, 1)))
+    most = max(1, _BLOCK_ELEMENTS // max(n_context, 1))
+    n_blocks = 1 << (-(-n_queries // most) - 1).bit_length()
+    return max(1, -(-n_queries // n_blocks))
 
 
 def _check_sizes(n_context, n_columns):

@@ -228,12 +228,18 @@ def test_results_do_not_depend_on_threads(monkeypatch, dtype, q):
 
 def test_block_rows_bound_the_scores_per_block(monkeypatch):
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 1000)
-    for n, m in [(1, 1), (5, 3), (1000, 7), (1000, 999), (1000, 1000), (10, 5000)]:
+    for n, m in [(1, 1), (5, 3), (1000, 7), (1000, 999), (1000, 1000), (10, 5000), (300, 3)]:
         rows = _attention._block_rows(n, m)
         assert 1 <= rows <= n
         assert rows * m <= 1000 or rows == 1  # one query when the context alone is larger
-        assert rows == min(n, 1000 // m) or rows == 1
+        # Equal blocks, as few as a power of two of them allows: half as many would not fit.
+        n_blocks = -(-n // rows)
+        half = 2 ** max(0, (n_blocks - 1).bit_length() - 1)
+        assert rows == 1 or n_blocks == 1 or -(-n // half) * m > 1000
+        assert n - (n_blocks - 1) * rows > rows - n_blocks  # the last block is not a remainder
     assert _attention._block_rows(100, 10) == 100
+    assert _attention._block_rows(1000, 7) == 125  # 8 blocks of 125, not 7 of 142 and 6
+    assert _attention._block_rows(300, 4) == 150  # 2 blocks of 150, not 250 and 50
 
 
 @pytest.mark.parametrize("q", [1, 4])  # one block of scores per thread, and two
