@@ -212,18 +212,21 @@ def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None):
     return np.exp(S, out=S)
 
 
-def _overflow_scale(Zq, KZc):
+def _overflow_scale(Zq, KZc, query_max=None):
     """Power-of-two factors (n, 1) that keep every score below ``max / 4``.
 
     ``|zᵀ k| <= d max|z| max|k|`` bounds each score. Returns None (no scaling)
     when no query needs it, which is the case for all but extreme inputs.
-    The compiled kernel takes the same factors.
+    The compiled kernel takes the same factors. ``query_max`` is
+    ``max|Zq|`` if known (a solver's queries do not change from call to call).
     """
     if KZc.size == 0 or Zq.size == 0:
         return None
     largest = float(np.finfo(np.result_type(Zq, KZc)).max)
     k_max = float(np.abs(KZc).max())
-    if Zq.shape[1] * k_max * float(np.abs(Zq).max()) <= largest / 4:
+    if query_max is None:
+        query_max = float(np.abs(Zq).max())
+    if Zq.shape[1] * k_max * query_max <= largest / 4:
         return None  # the usual case, decided without a bound per query
     with np.errstate(divide="ignore"):
         bound = (np.log2(Zq.shape[1]) + np.log2(k_max)
@@ -413,6 +416,7 @@ class LossGrad:
             if value_shift.shape != (n, d):
                 raise ValueError(f"value_shift has shape {value_shift.shape}; expected {(n, d)}.")
         self.dtype, self.Zq, self.Zc, self.Yq = dtype, Zq, Zc, Yq
+        self.query_max = float(np.abs(Zq).max()) if n and d else 0.0
         self.self_index, self.value_shift = self_index, value_shift
         if n == 0:
             return
@@ -442,7 +446,8 @@ class LossGrad:
         _kernel.fill_fused(self.tokens, right, self.Zc, self.w, self.rank)
 
     def __call__(self, K, V):
-        dtype = _float_dtype(self.Zq, self.Zc, K, V)
+        same = getattr(K, "dtype", None) == getattr(V, "dtype", None) == self.dtype
+        dtype = self.dtype if same else _float_dtype(self.Zq, self.Zc, K, V)
         if dtype != self.dtype:  # wider parameters: compute in their dtype
             return LossGrad(*self._given, dtype=dtype)(K, V)
         Zq, Zc, Yq = self.Zq, self.Zc, self.Yq
@@ -454,7 +459,7 @@ class LossGrad:
         if n == 0:
             return 0.0, np.zeros((d, d), dtype), np.zeros((q, d), dtype)
         KZc = Zc @ K.T
-        scale = _overflow_scale(Zq, KZc)
+        scale = _overflow_scale(Zq, KZc, self.query_max)
         right = Zc if d <= q else np.ascontiguousarray(Zc @ V.T, dtype=dtype)
         if self.fused and d > q:
             self._fill_fused(right)
