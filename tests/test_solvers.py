@@ -10,6 +10,7 @@ from sklearn_softattn._solvers import (
     OPTIMIZERS,
     Adam,
     Progress,
+    _spectral_norm,
     descent_slack,
     gd,
     lbfgs,
@@ -279,3 +280,13 @@ def test_gd_in_float32_does_not_halve_its_step_on_round_off():
             X.astype(np.float32), y.astype(np.float32))
     assert est.n_iter_ == 30
     assert descent_slack(np.float64) == 1e-12 < descent_slack(np.float32)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 7), (3, 8), (8, 8), (8, 3)])
+def test_spectral_norm_is_the_largest_singular_value(shape):
+    X = np.random.default_rng(0).standard_normal(shape)
+    assert _spectral_norm(X) == np.linalg.svd(X, compute_uv=False)[0]
+    assert _spectral_norm(np.zeros(shape)) == 0
+    X[0, 0] = np.nan
+    with pytest.raises(np.linalg.LinAlgError):
+        _spectral_norm(X)
