@@ -286,6 +286,7 @@ from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegresso
 from sklearn_softattn._cv import (
     EARLY_STOP,
     SKIPPED,
+    PathStop,
     _fold_scores,
     attention_scale_grid,
     choose_point,
@@ -917,13 +918,16 @@ def analyse(tuning, reporting, n_folds,
 
 def stop_path(inner, margin):
     """The inner score path ``inner`` (scales, alphas, shrinkages, folds) as the CV
-    folds' early stop with ``margin`` (count 1) leaves it: every point after the first
-    that falls more than ``margin`` below its path's best so far is ``SKIPPED``."""
+    folds' early stop with ``margin`` (count 1) leaves it: the package's own
+    :class:`~sklearn_softattn._cv.PathStop`, replayed along each path, and the points
+    after the one where it stops ``SKIPPED``."""
     inner = np.array(inner, dtype=float)
-    best = np.maximum.accumulate(np.where(np.isnan(inner), -np.inf, inner), axis=0)
-    fallen = inner < best - margin  # NaN: not fallen, as in _fold_scores
-    after = np.cumsum(fallen, axis=0) - fallen > 0
-    inner[after] = SKIPPED
+    for path in inner.reshape(len(inner), -1).T:  # views of inner, one per path
+        stop = PathStop(margin, 1)
+        for s, r2 in enumerate(path):
+            if stop(r2):
+                path[s + 1:] = SKIPPED
+                break
     return inner
 
 
@@ -1396,7 +1400,7 @@ def main(argv=None):
         return 0
     global CACHE, VERSION
     VERSION = args.version
-    if (args.bounds or args.frontier) and VERSION is None:
+    if (args.bounds or args.frontier or args.margins) and VERSION is None:
         VERSION = RESERVE_VERSIONS
     tuning, reporting, holdout, n_folds = TUNING, REPORTING, HOLDOUT, N_FOLDS
     if args.quick:
