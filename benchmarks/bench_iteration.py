@@ -31,9 +31,11 @@ two kernels with less of the noise of threads waiting for each other.
 
 ``--blocks``: time one loss-and-gradient pass against the block size.
 ``--split``: one pass with the queries split as the kernel splits them (equal
-blocks, a power of two of them) against full blocks and a remainder, at the
-sizes of cross-validation folds; then whole fits of SoftmaxAttentionRegressorCV
-with either split.
+blocks, a power of two of them while they are few) against full blocks and a
+remainder and against equal blocks always in a power-of-two number, at the
+sizes of cross-validation folds and at 20000 queries over 2048 tokens; then
+whole fits of SoftmaxAttentionRegressorCV with the kernel's split and the
+remainder.
 ``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
 ``--steps [FIGURE]``: passes to the stopping rule and to the same objective,
 gd's step rule against the halve-only rule, on the paper's setting and on
@@ -315,29 +317,41 @@ def _remainder_rows(n_queries, n_context):
     return max(1, min(n_queries, _attention._BLOCK_ELEMENTS // max(n_context, 1)))
 
 
+def _power_of_two_rows(n_queries, n_context):
+    """Equal blocks, their number always rounded up to a power of two (tried)."""
+    most = max(1, _attention._BLOCK_ELEMENTS // max(n_context, 1))
+    return max(1, -(-n_queries // (1 << (-(-n_queries // most) - 1).bit_length())))
+
+
 def bench_split(repeat=5):
-    """One loss-and-gradient pass, queries split by the kernel's rule or into full
-    blocks and a remainder; each ``LossGrad`` prepared once, the two interleaved."""
-    print(f"one loss-and-gradient pass (µs), best of {repeat} rounds, the two splits "
-          "interleaved; context = queries, own tokens left out")
-    print("| n, d, q | dtype | threads | rows per block (remainder, equal) "
-          "| remainder | equal | equal / remainder |")
-    print("|---|---|---|---|---|---|---|")
+    """One loss-and-gradient pass with the queries split three ways: full blocks and a
+    remainder, equal blocks in a power-of-two number, and the kernel's rule (equal
+    blocks, a power of two of them only while they are few); each ``LossGrad``
+    prepared once, the three interleaved."""
+    print(f"one loss-and-gradient pass (µs), best of {repeat} rounds, the splits "
+          "interleaved; own tokens left out")
+    print("| n, d, q (context) | dtype | threads | rows per block (remainder, power of two, "
+          "kernel) | remainder | power of two | kernel | kernel / remainder |")
+    print("|---|---|---|---|---|---|---|---|")
     kernel_rule = _attention._block_rows
-    shapes = [(n, 8, 1) for n in (300, 400, 600, 800, 1000, 2000)]
-    shapes += [(400, 10, 20), (800, 10, 20), (2000, 10, 20)]
+    rules = {"remainder": _remainder_rows, "power of two": _power_of_two_rows,
+             "kernel": kernel_rule}
+    shapes = [(n, 8, 1, n) for n in (300, 400, 600, 800, 1000, 1500, 2000)]
+    shapes += [(400, 10, 20, 400), (800, 10, 20, 800), (2000, 10, 20, 2000),
+               (20_000, 20, 1, 2048), (20_000, 10, 20, 2048)]
     with _attention._one_blas_thread():
         for dtype in (np.float64, np.float32):
-            for n, d, q in shapes:
+            for n, d, q, m in shapes:
                 rng = np.random.default_rng(0)
                 Z, Y = rng.standard_normal((n, d)).astype(dtype), rng.standard_normal((n, q))
                 K = (rng.standard_normal((d, d)) / d).astype(dtype)
                 V = rng.standard_normal((q, d)).astype(dtype)
-                args = (Z, Y.astype(dtype), np.ones(n), Z, np.ones(n), np.arange(n))
-                calls = max(5, int(2e7 // (n * n * d)))
+                self_index = np.where(np.arange(n) < m, np.arange(n), -1)
+                args = (Z, Y.astype(dtype), np.ones(n), Z[:m], np.ones(m), self_index)
+                calls = max(3, int(2e7 // (n * m * d)))
                 for n_jobs in (1, None):
                     kernels = {}
-                    for name, rule in (("remainder", _remainder_rows), ("equal", kernel_rule)):
+                    for name, rule in rules.items():
                         _attention._block_rows = rule
                         try:
                             kernels[name] = _attention.LossGrad(*args, n_jobs=n_jobs)
@@ -353,10 +367,10 @@ def bench_split(repeat=5):
                             times[name] = min(times[name],
                                               (time.perf_counter() - start) / calls)
                     rows = ", ".join(str(k.block_rows) for k in kernels.values())
-                    print(f"| {n}, {d}, {q} | {np.dtype(dtype).name} | "
-                          f"{kernels['equal'].n_threads} | {rows} | "
-                          f"{times['remainder'] * 1e6:.0f} | {times['equal'] * 1e6:.0f} | "
-                          f"{times['equal'] / times['remainder']:.2f} |", flush=True)
+                    print(f"| {n}, {d}, {q} ({m}) | {np.dtype(dtype).name} | "
+                          f"{kernels['kernel'].n_threads} | {rows} | "
+                          + " | ".join(f"{times[name] * 1e6:.0f}" for name in rules)
+                          + f" | {times['kernel'] / times['remainder']:.2f} |", flush=True)
     _split_fits(kernel_rule)
 
 
@@ -367,16 +381,16 @@ def _split_fits(kernel_rule, rounds=2):
     from sklearn_softattn import SoftmaxAttentionRegressorCV
 
     print(f"\nSoftmaxAttentionRegressorCV().fit, best of {rounds} rounds, the splits interleaved")
-    print("| data set | remainder (s) | equal (s) | equal / remainder | largest change of "
+    print("| data set | remainder (s) | kernel (s) | kernel / remainder | largest change of "
           "the predictions |")
     print("|---|---|---|---|---|")
     sets = [("load_diabetes", *load_diabetes(return_X_y=True))]
     sets += [(f"make_friedman1, {n} rows", *make_friedman1(n, noise=1.0, random_state=0))
              for n in (500, 750, 1000)]
     for name, X, y in sets:
-        times, predictions = {"remainder": np.inf, "equal": np.inf}, {}
+        times, predictions = {"remainder": np.inf, "kernel": np.inf}, {}
         for _ in range(rounds):
-            for split, rule in (("remainder", _remainder_rows), ("equal", kernel_rule)):
+            for split, rule in (("remainder", _remainder_rows), ("kernel", kernel_rule)):
                 _attention._block_rows = rule
                 try:
                     start = time.perf_counter()
@@ -387,9 +401,9 @@ def _split_fits(kernel_rule, rounds=2):
                     predictions[split] = model.predict(X)
                 finally:
                     _attention._block_rows = kernel_rule
-        change = np.abs(predictions["equal"] - predictions["remainder"]).max()
-        print(f"| {name} | {times['remainder']:.2f} | {times['equal']:.2f} | "
-              f"{times['equal'] / times['remainder']:.2f} | {change:.1e} |", flush=True)
+        change = np.abs(predictions["kernel"] - predictions["remainder"]).max()
+        print(f"| {name} | {times['remainder']:.2f} | {times['kernel']:.2f} | "
+              f"{times['kernel'] / times['remainder']:.2f} | {change:.1e} |", flush=True)
 
 
 def bench_memory(n=20_000, m=2048, d=20, q=1):

@@ -50,6 +50,9 @@ from . import _kernel
 # core's L2 cache). Measured with benchmarks/bench_iteration.py --blocks.
 _BLOCK_ELEMENTS = 2**16
 
+# Fewer blocks than this are rounded up to a power of two of them (see _block_rows).
+_FEW_BLOCKS = 8
+
 # Scores per thread below which a further thread costs more than it saves. Smaller
 # problems split into more blocks did run faster on two idle cores (one pass over
 # 190 x 190 scores, d = 15: 112 µs on two threads against 189 µs on one), but with
@@ -68,22 +71,26 @@ _MAX_BLAS_DIMENSION = 2**31 - 1
 
 def _block_rows(n_queries, n_context):
     """Queries per block: the queries split into equal blocks of at most
-    ``_BLOCK_ELEMENTS`` scores (at least one query each), as few as a power of
-    two of them allows.
+    ``_BLOCK_ELEMENTS`` scores (at least one query each), as few as fit, and
+    while fewer than ``_FEW_BLOCKS`` a power of two of them.
 
-    Equal blocks in a power-of-two number share out evenly among 2, 4, 8, ...
-    threads, where full blocks and a remainder did not: 300 queries over 300
-    tokens made blocks of 218 and 82 rows, and one thread did most of the work.
-    The smaller blocks this makes (between half and all of the bound) were
-    faster with one target on one thread too: one pass at 300-800 rows, d = 8,
-    took 0.64-0.90 of the time on two threads and 0.83-0.91 on one, and the
-    same within the noise where the blocks hardly change (1000 and 2000 rows)
-    or with 20 targets (``benchmarks/bench_iteration.py --split``). It depends
-    on the shapes only (not on the number of threads), so that every query is
-    computed the same way whatever the threads.
+    Few blocks are where the split matters: full blocks and a remainder left
+    one thread most of the work (300 queries over 300 tokens made blocks of 218
+    and 82 rows), and 3 equal blocks leave one of 2 threads two of them; 2, 4
+    or 8 equal blocks share out evenly among 2, 4 or 8 threads (one pass at
+    300-600 rows, one target: 0.65-0.89 of the time, one cell of twelve 1.04).
+    Beyond that the dynamic schedule evens the load out, and rounding up to a
+    power of two only makes the blocks smaller, down to half the bound: faster
+    at 800 and 1500 tokens (0.75-0.91), slower over 2048 (1.04-1.25;
+    ``benchmarks/bench_iteration.py --split``), so many blocks stay at the
+    bound, where it was chosen. It depends on the shapes only (not on the
+    number of threads), so that every query is computed the same way whatever
+    the threads.
     """
     most = max(1, _BLOCK_ELEMENTS // max(n_context, 1))
-    n_blocks = 1 << (-(-n_queries // most) - 1).bit_length()
+    n_blocks = -(-n_queries // most)
+    if n_blocks < _FEW_BLOCKS:
+        n_blocks = 1 << max(n_blocks - 1, 0).bit_length()
     return max(1, -(-n_queries // n_blocks))
 
 

@@ -232,14 +232,14 @@ def test_block_rows_bound_the_scores_per_block(monkeypatch):
         rows = _attention._block_rows(n, m)
         assert 1 <= rows <= n
         assert rows * m <= 1000 or rows == 1  # one query when the context alone is larger
-        # Equal blocks, as few as a power of two of them allows: half as many would not fit.
         n_blocks = -(-n // rows)
-        half = 2 ** max(0, (n_blocks - 1).bit_length() - 1)
-        assert rows == 1 or n_blocks == 1 or -(-n // half) * m > 1000
         assert n - (n_blocks - 1) * rows > rows - n_blocks  # the last block is not a remainder
     assert _attention._block_rows(100, 10) == 100
-    assert _attention._block_rows(1000, 7) == 125  # 8 blocks of 125, not 7 of 142 and 6
     assert _attention._block_rows(300, 4) == 150  # 2 blocks of 150, not 250 and 50
+    assert _attention._block_rows(300, 9) == 75  # 4 blocks of 75, not 3 of 100
+    assert _attention._block_rows(1000, 7) == 125  # 8 blocks of 125, not 7 of 142 and 6
+    assert _attention._block_rows(1000, 4) == 250  # 4 blocks of 250, as many as fit
+    assert _attention._block_rows(2500, 4) == 250  # 10 blocks: not rounded up to 16
 
 
 @pytest.mark.parametrize("q", [1, 4])  # one block of scores per thread, and two

@@ -98,7 +98,7 @@ def test_blocked_kernel_matches_one_block(monkeypatch):
     forward = attention_forward(Z, Z[:m], K, V, context_weight)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * m)
     monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # n_jobs=2 on two threads
-    assert _attention._block_rows(n, m) == 2  # 64 blocks, of at most 3 rows
+    assert _attention._block_rows(n, m) == 3
     for n_jobs in [1, 2]:
         blocked = attention_loss_grad(*args, n_jobs=n_jobs)
         assert_allclose(blocked[0], loss, rtol=1e-13)
