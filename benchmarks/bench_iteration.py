@@ -312,14 +312,16 @@ def bench_blocks(sizes=(2**13, 2**14, 2**15, 2**16, 2**17, 2**18, 2**20), repeat
                       + " | ".join(f"{times[s] * 1e3:.1f}" for s in sizes) + " |", flush=True)
 
 
-def _remainder_rows(n_queries, n_context):
-    """The earlier split: full blocks of ``_BLOCK_ELEMENTS`` scores and a remainder."""
-    return max(1, min(n_queries, _attention._BLOCK_ELEMENTS // max(n_context, 1)))
+def _remainder_rows(n_queries, n_context, scores=None):
+    """The earlier split: full blocks of ``scores`` scores and a remainder."""
+    scores = _attention._BLOCK_ELEMENTS if scores is None else scores
+    return max(1, min(n_queries, scores // max(n_context, 1)))
 
 
-def _power_of_two_rows(n_queries, n_context):
+def _power_of_two_rows(n_queries, n_context, scores=None):
     """Equal blocks, their number always rounded up to a power of two (tried)."""
-    most = max(1, _attention._BLOCK_ELEMENTS // max(n_context, 1))
+    scores = _attention._BLOCK_ELEMENTS if scores is None else scores
+    most = max(1, scores // max(n_context, 1))
     return max(1, -(-n_queries // (1 << (-(-n_queries // most) - 1).bit_length())))
 
 
@@ -422,7 +424,8 @@ def bench_memory(n=20_000, m=2048, d=20, q=1):
         print(f"one loss-and-gradient pass, n={n}, m={m}, d={d}, q={q}, "
               f"{_attention._n_threads(None)} threads: peak traced memory "
               f"{peak / 2**20:.1f} MiB; the inputs {(Z.nbytes + Y.nbytes) / 2**20:.1f} MiB, "
-              f"one block of scores at most {block / 2**20:.2f} MiB, one full n x m score "
+              f"a thread's blocks of scores at most {2 * block / 2**20:.2f} MiB, "
+              f"one full n x m score "
               f"matrix {n * m * 8 / 2**20:.0f} MiB")
 
 

@@ -20,10 +20,16 @@ by block: queries in equal blocks of at most ``_BLOCK_ELEMENTS`` scores (one
 query if the context alone is larger), each block kept in the core's cache from the
 product that forms its scores, through the exponential, to the products that
 read them. A thread holds at most two such blocks (one for predictions and
-for a gradient of rank at most ``_FUSED_MAX_RANK``) and frees them when the
-call ends. The exponential is the kernel's own polynomial one, vectorized
-and chosen at run time for the CPU (AVX-512, AVX2 or the SSE2 of every
-x86-64 CPU; see ``_softmax_rows.c``).
+for a gradient of rank at most ``_FUSED_MAX_RANK``, which may then be twice
+as large) and frees them when the call ends. The fused gradient takes the
+larger block where a block would hold fewer queries than there are token
+columns (``2 d + 1`` with one target: many features over a long context),
+since each block's product reads all the columns: one gd iteration at
+n = 2000, d = 20, one target, took 0.49 and 0.54 of PyTorch's time in
+float32 in two runs of ``benchmarks/bench_iteration.py --rounds 3``, against
+0.56 and 0.67 in two runs alternating with them without it. The exponential
+is the kernel's own polynomial one, vectorized and chosen at run time for the
+CPU (AVX-512, AVX2 or the SSE2 of every x86-64 CPU; see ``_softmax_rows.c``).
 
 Threads. Blocks are shared out among OpenMP threads, the GIL released:
 ``n_jobs`` of them, or with ``n_jobs=None`` as many as scikit-learn's OpenMP
@@ -69,10 +75,10 @@ _FUSED_MAX_RANK = 2
 _MAX_BLAS_DIMENSION = 2**31 - 1
 
 
-def _block_rows(n_queries, n_context):
+def _block_rows(n_queries, n_context, scores=None):
     """Queries per block: the queries split into equal blocks of at most
-    ``_BLOCK_ELEMENTS`` scores (at least one query each), as few as fit, and
-    while fewer than ``_FEW_BLOCKS`` a power of two of them.
+    ``scores`` scores (default ``_BLOCK_ELEMENTS``; at least one query each),
+    as few as fit, and while fewer than ``_FEW_BLOCKS`` a power of two of them.
 
     Few blocks are where the split matters: full blocks and a remainder left
     one thread most of the work (300 queries over 300 tokens made blocks of 218
@@ -87,7 +93,7 @@ def _block_rows(n_queries, n_context):
     number of threads), so that every query is computed the same way whatever
     the threads.
     """
-    most = max(1, _BLOCK_ELEMENTS // max(n_context, 1))
+    most = max(1, (_BLOCK_ELEMENTS if scores is None else scores) // max(n_context, 1))
     n_blocks = -(-n_queries // most)
     if n_blocks < _FEW_BLOCKS:
         n_blocks = 1 << max(n_blocks - 1, 0).bit_length()
@@ -433,8 +439,6 @@ class LossGrad:
         context_weight = np.asarray(context_weight, dtype=dtype)
         self.w = w = _relative_weights(context_weight)
         self.ratio = _self_log_ratio(context_weight, self_index).astype(dtype)
-        self.block_rows = _block_rows(n, m)
-        self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
         # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations:
         # right is Zc (d <= q) or Zc Vᵀ, of rank min(d, q).
         self.rank = min(d, q)
@@ -443,6 +447,13 @@ class LossGrad:
         # filled at every call where right depends on V.
         self.tokens = np.empty((m, d + 1 + (self.rank * d if self.fused else 0)), dtype)
         _check_sizes(m, self.tokens.shape[1])
+        self.block_rows = _block_rows(n, m)
+        if self.fused and self.block_rows < self.tokens.shape[1]:
+            # The fused gradient holds one block, not two: room for twice the scores,
+            # which a block of fewer queries than token columns needs (see the module
+            # docstring).
+            self.block_rows = _block_rows(n, m, 2 * _BLOCK_ELEMENTS)
+        self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
         self.tokens[:, :d] = Zc * w[:, None]
         self.tokens[:, d] = w
         if self.fused and d <= q:

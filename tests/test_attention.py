@@ -16,6 +16,7 @@ import _reference as reference
 from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _estimator, _kernel
 from sklearn_softattn import _objective
 from sklearn_softattn._attention import (
+    LossGrad,
     _one_blas_thread,
     attention_forward,
     attention_loss_grad,
@@ -242,11 +243,15 @@ def test_block_rows_bound_the_scores_per_block(monkeypatch):
     assert _attention._block_rows(2500, 4) == 250  # 10 blocks: not rounded up to 16
 
 
-@pytest.mark.parametrize("q", [1, 4])  # one block of scores per thread, and two
-def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch, q):
-    n, m, d = 4000, 1000, 5
+# One block of scores per thread; one of twice the scores (the fused gradient's
+# 2d + 1 = 21 token columns outnumber the 16 queries of a block); two blocks.
+@pytest.mark.parametrize("d, q, n_blocks", [(5, 1, 1), (10, 1, 2), (5, 4, 2)])
+def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch, d, q, n_blocks):
+    n, m = 4000, 1000
     args = _full_problem(n, m, d, q, shift=False)
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 2**14)
+    rows = LossGrad(*args[:4], *args[6:]).block_rows
+    assert rows * m <= (n_blocks if q == 1 else 1) * 2**14 < 2 * rows * m
     for n_jobs in [1, 2]:
         tracemalloc.start()
         try:
@@ -257,7 +262,7 @@ def test_loss_grad_memory_holds_two_blocks_per_thread(monkeypatch, q):
         # Per query: its loss, residual, attended mean, gradient row, and a few
         # vectors; then at most two blocks of scores per thread.
         per_query = 8 * n * (2 + 3 * q + 3 * d)
-        blocks = (1 if q == 1 else 2) * 2**14 * 8
+        blocks = n_blocks * 2**14 * 8
         assert peak < per_query + n_jobs * (blocks + 2**16) + 2**16, (n_jobs, peak)
         assert peak < n * m * 8 / 10  # never the full n x m matrix
 
