@@ -84,10 +84,10 @@ def _block_rows(n_queries, n_context, scores=None):
     one thread most of the work (300 queries over 300 tokens made blocks of 218
     and 82 rows), and 3 equal blocks leave one of 2 threads two of them; 2, 4
     or 8 equal blocks share out evenly among 2, 4 or 8 threads (one pass at
-    300-600 rows, one target: 0.65-0.89 of the time, one cell of twelve 1.04).
-    Beyond that the dynamic schedule evens the load out, and rounding up to a
-    power of two only makes the blocks smaller, down to half the bound: faster
-    at 800 and 1500 tokens (0.75-0.91), slower over 2048 (1.04-1.25;
+    300-600 rows, one target: 0.72-0.90 of the time). Beyond that the dynamic
+    schedule evens the load out, and rounding up to a power of two only makes
+    the blocks smaller, down to half the bound: faster at 800 and 1500 tokens
+    (0.73-0.88), slower over 2048 (up to 1.15, and 1.25 in another run;
     ``benchmarks/bench_iteration.py --split``), so many blocks stay at the
     bound, where it was chosen. It depends on the shapes only (not on the
     number of threads), so that every query is computed the same way whatever
