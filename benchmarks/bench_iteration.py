@@ -45,6 +45,7 @@ search sequential and on two processes, against the estimator on one thread.
 """
 
 import argparse
+import contextlib
 import os
 import time
 import tracemalloc
@@ -318,11 +319,26 @@ def _remainder_rows(n_queries, n_context, scores=None):
     return max(1, min(n_queries, scores // max(n_context, 1)))
 
 
+_KERNEL_ROWS = _attention._block_rows
+
+
 def _power_of_two_rows(n_queries, n_context, scores=None):
-    """Equal blocks, their number always rounded up to a power of two (tried)."""
-    scores = _attention._BLOCK_ELEMENTS if scores is None else scores
-    most = max(1, scores // max(n_context, 1))
-    return max(1, -(-n_queries // (1 << (-(-n_queries // most) - 1).bit_length())))
+    """The kernel's split with every count of blocks rounded up to a power of two (tried)."""
+    few, _attention._FEW_BLOCKS = _attention._FEW_BLOCKS, np.inf
+    try:
+        return _KERNEL_ROWS(n_queries, n_context, scores)
+    finally:
+        _attention._FEW_BLOCKS = few
+
+
+@contextlib.contextmanager
+def _splitting_by(rule):
+    """The kernel's queries split by ``rule`` (a stand-in for ``_block_rows``) inside."""
+    _attention._block_rows = rule
+    try:
+        yield
+    finally:
+        _attention._block_rows = _KERNEL_ROWS
 
 
 def bench_split(repeat=5):
@@ -335,9 +351,8 @@ def bench_split(repeat=5):
     print("| n, d, q (context) | dtype | threads | rows per block (remainder, power of two, "
           "kernel) | remainder | power of two | kernel | kernel / remainder |")
     print("|---|---|---|---|---|---|---|---|")
-    kernel_rule = _attention._block_rows
     rules = {"remainder": _remainder_rows, "power of two": _power_of_two_rows,
-             "kernel": kernel_rule}
+             "kernel": _KERNEL_ROWS}
     shapes = [(n, 8, 1, n) for n in (300, 400, 600, 800, 1000, 1500, 2000)]
     shapes += [(400, 10, 20, 400), (800, 10, 20, 800), (2000, 10, 20, 2000),
                (20_000, 20, 1, 2048), (20_000, 10, 20, 2048)]
@@ -354,11 +369,8 @@ def bench_split(repeat=5):
                 for n_jobs in (1, None):
                     kernels = {}
                     for name, rule in rules.items():
-                        _attention._block_rows = rule
-                        try:
+                        with _splitting_by(rule):
                             kernels[name] = _attention.LossGrad(*args, n_jobs=n_jobs)
-                        finally:
-                            _attention._block_rows = kernel_rule
                     times = dict.fromkeys(kernels, np.inf)
                     for _ in range(repeat):
                         for name, loss_grad in kernels.items():
@@ -373,10 +385,10 @@ def bench_split(repeat=5):
                           f"{kernels['kernel'].n_threads} | {rows} | "
                           + " | ".join(f"{times[name] * 1e6:.0f}" for name in rules)
                           + f" | {times['kernel'] / times['remainder']:.2f} |", flush=True)
-    _split_fits(kernel_rule)
+    _split_fits()
 
 
-def _split_fits(kernel_rule, rounds=2):
+def _split_fits(rounds=2):
     """Whole fits of the CV estimator at its defaults with either split, interleaved."""
     from sklearn.datasets import load_diabetes, make_friedman1
 
@@ -392,17 +404,13 @@ def _split_fits(kernel_rule, rounds=2):
     for name, X, y in sets:
         times, predictions = {"remainder": np.inf, "kernel": np.inf}, {}
         for _ in range(rounds):
-            for split, rule in (("remainder", _remainder_rows), ("kernel", kernel_rule)):
-                _attention._block_rows = rule
-                try:
+            for split, rule in (("remainder", _remainder_rows), ("kernel", _KERNEL_ROWS)):
+                with _splitting_by(rule), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
                     start = time.perf_counter()
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore", ConvergenceWarning)
-                        model = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+                    model = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
                     times[split] = min(times[split], time.perf_counter() - start)
                     predictions[split] = model.predict(X)
-                finally:
-                    _attention._block_rows = kernel_rule
         change = np.abs(predictions["kernel"] - predictions["remainder"]).max()
         print(f"| {name} | {times['remainder']:.2f} | {times['kernel']:.2f} | "
               f"{times['kernel'] / times['remainder']:.2f} | {change:.1e} |", flush=True)
