@@ -1,10 +1,11 @@
 """Passes over the data, final objective and time of the full-batch solvers.
 
-    python benchmarks/bench_solvers.py            # all three tables
+    python benchmarks/bench_solvers.py            # every table
     python benchmarks/bench_solvers.py --paper    # single fits on the paper's setting
     python benchmarks/bench_solvers.py --path     # the cross-validated estimator's path
     python benchmarks/bench_solvers.py --cv       # the cross-validated estimator's R² and time
     python benchmarks/bench_solvers.py --varpro   # gd against V eliminated in closed form
+    python benchmarks/bench_solvers.py --validation  # gd's validation R² iteration by iteration
 
 One pass is one evaluation of the objective and its gradient over all the
 training queries: the whole cost of an iteration, which is why passes, not
@@ -53,6 +54,21 @@ at every point variable projection, with gd's stopping rule (``tol``,
 ``n_iter_no_change``, ``max_iter``) on its objective: passes, the objective
 over L₀, the passes it took to reach gd's final objective, and R² on the other
 25% of the rows.
+
+``--validation``: where gd's iterations go in a cross-validated fit. On the
+real-data panel's tuning half (``bench_panel.TUNING``) and on
+``make_friedman1(600)``, the five inner folds of SoftmaxAttentionRegressorCV
+at its defaults (its shuffled folds, grid and early path stop) are fitted as
+its ``fit`` fits them, and the model of every gd iteration of every positive
+path point is scored on the fold's validation rows. Printed per data set:
+the points fitted, gd's iterations, the share of points that ran to
+``max_iter``, the share of the iterations that came after their point's
+best validation R², the median and worst of (R² at gd's end - R² at its
+best iteration), and what a validation stop would keep: the share of the
+iterations left if each point stopped once its validation R² had not risen
+by 1e-4 for ``n_iter_no_change`` iterations, and the median and worst of
+(the best R² until then - R² at gd's end). (Each later point would then
+start elsewhere; that is not simulated.)
 """
 
 import argparse
@@ -78,7 +94,17 @@ from sklearn_softattn import (
     _solvers,
 )
 from sklearn_softattn._attention import attention_weights
-from sklearn_softattn._cv import _label, attention_path, attention_scale_grid
+from sklearn_softattn._cv import (
+    EARLY_STOP,
+    SKIPPED,
+    _fold_scores,
+    _label,
+    attention_path,
+    attention_scale_grid,
+    inner_folds,
+    penalty_grid,
+    shrinkage_grid,
+)
 from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
 from sklearn_softattn._geometry import Renormalization, change_basis, renormalize
 from sklearn_softattn.datasets import make_gaussian_regression
@@ -416,16 +442,106 @@ def bench_cv(solvers=("gd", "lbfgs")):
                   flush=True)
 
 
+class ValidationTrace:
+    """A stand-in for a fit's tree of callback tasks that scores the model of every
+    iteration of every path point on validation rows: one curve of R² per point."""
+
+    def __init__(self, X, y):
+        self.X, self.y, self.curves = X, y, []
+
+    def subtask(self, name, max_subtasks=0, **data):
+        return self
+
+    def end(self, fitted_attributes=None):
+        return False
+
+    def iteration_hook(self, fitted_attributes):
+        curve = []
+        self.curves.append(curve)
+
+        def on_iteration(K, V):
+            curve.append(r2_score(self.y, layer_predict(fitted_attributes(K, V), self.X)))
+            return False  # never stop
+
+        return on_iteration
+
+
+def validation_stop(curve, patience, tol=1e-4):
+    """Iterations kept and best R² if a point stopped once its validation R² had not risen
+    by ``tol`` for ``patience`` iterations."""
+    best, flat = -np.inf, 0
+    for i, r2 in enumerate(curve):
+        best, flat = (r2, 0) if r2 > best + tol else (best, flat + 1)
+        if flat >= patience:
+            return i + 1, best
+    return len(curve), best
+
+
+def validation_curves(X, y):
+    """Per positive path point of every inner fold of SoftmaxAttentionRegressorCV at its
+    defaults: its validation score as the fit computes it, and gd's validation R² curve."""
+    estimator = SoftmaxAttentionRegressorCV(random_state=0)
+    X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True,
+                                                     positive_only=False)
+    params = estimator._path_params()
+    scales = attention_scale_grid(estimator.attention_scales)
+    shrinkages = shrinkage_grid(estimator.shrinkages)
+    alphas = penalty_grid(estimator.alphas, "alphas")
+    points = []
+    for train, test in inner_folds(estimator.cv, X, Y[:, 0], w, estimator.random_state):
+        trace = ValidationTrace(X[test], Y[test, 0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test, scales, alphas,
+                                  shrinkages, trace, stop=EARLY_STOP)
+        # The hook is made once per positive point fitted, path after path.
+        fitted = [score for path in scores[1:].reshape(len(scales) - 1, -1).T for score in path
+                  if score != SKIPPED]
+        points += zip(fitted, trace.curves, strict=True)
+    return points, params
+
+
+def bench_validation():
+    import bench_panel
+
+    data = {name: (lambda name=name: bench_panel.load(name)[:2]) for name in bench_panel.TUNING}
+    data["make_friedman1(600)"] = DATA["make_friedman1(600)"]
+    print("gd's validation R² along SoftmaxAttentionRegressorCV's inner paths (defaults, "
+          "5 inner folds on all the rows); 'stop': a point stops once its validation R² "
+          "has not risen by 1e-4 for n_iter_no_change iterations")
+    print("| data set | rows | points | gd iterations | points at max_iter "
+          "| iterations after their point's best R² | end - best R²: median, worst "
+          "| iterations kept by the stop | best until the stop - end: median, worst |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, load in data.items():
+        X, y = load()
+        points, params = validation_curves(X, y)
+        curves = [curve for _, curve in points]
+        lengths = np.array([len(c) for c in curves])
+        best_at = np.array([np.argmax(c) + 1 for c in curves])
+        end_gap = np.array([c[-1] - max(c) for c in curves])
+        stops = [validation_stop(c, params["n_iter_no_change"]) for c in curves]
+        kept = np.array([n for n, _ in stops])
+        stop_gap = np.array([best - c[-1] for (_, best), c in zip(stops, curves)])
+        print(f"| {name} | {len(y)} | {len(curves)} | {lengths.sum()} "
+              f"| {np.mean(lengths >= params['max_iter']):.2f} "
+              f"| {(lengths - best_at).sum() / lengths.sum():.2f} "
+              f"| {np.median(end_gap):+.4f}, {end_gap.min():+.4f} "
+              f"| {kept.sum() / lengths.sum():.2f} "
+              f"| {np.median(stop_gap):+.4f}, {stop_gap.min():+.4f} |", flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--paper", action="store_true")
     parser.add_argument("--path", action="store_true")
     parser.add_argument("--cv", action="store_true")
     parser.add_argument("--varpro", action="store_true")
+    parser.add_argument("--validation", action="store_true")
     args = parser.parse_args()
-    every = not (args.paper or args.path or args.cv or args.varpro)
+    every = not (args.paper or args.path or args.cv or args.varpro or args.validation)
     for run, wanted in ((bench_paper, args.paper), (bench_path, args.path), (bench_cv, args.cv),
-                        (bench_varpro, args.varpro)):
+                        (bench_varpro, args.varpro), (bench_validation, args.validation)):
         if wanted or every:
             run()
             print()

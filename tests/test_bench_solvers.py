@@ -1,4 +1,5 @@
-"""benchmarks/bench_solvers.py --varpro: V in closed form, and descent on K alone."""
+"""benchmarks/bench_solvers.py: --varpro (V in closed form, and descent on K alone) and
+--validation (gd's validation R² at every iteration of the inner paths)."""
 
 from dataclasses import replace
 
@@ -41,3 +42,21 @@ def test_variable_projection_descends_at_the_scale(bench, problem):
     assert np.linalg.norm(K) == pytest.approx(0.5)  # the renormalization holds
     assert curve and curve[-1][0] < start
     assert objective(K, V)[0] == pytest.approx(min(c[0] for c in curve))
+
+
+def test_validation_stop(bench):
+    rising_then_flat = [0.1, 0.2, 0.3, 0.30005, 0.2, 0.25]
+    # 0.30005 is no rise by 1e-4: two flat iterations after 0.3 end it at the fifth.
+    assert bench.validation_stop(rising_then_flat, patience=2) == (5, 0.3)
+    assert bench.validation_stop(rising_then_flat, patience=3) == (6, 0.3)
+    assert bench.validation_stop([0.1, 0.2, 0.4], patience=1) == (3, 0.4)
+
+
+def test_validation_curves_score_the_fits_own_points(bench):
+    X, y = make_friedman1(60, noise=0.5, random_state=0)
+    points, params = bench.validation_curves(X, y)
+    assert points
+    for score, curve in points:
+        assert 1 <= len(curve) <= params["max_iter"]
+        # The last iteration's model is the point's: the fold scores it the same.
+        assert curve[-1] == pytest.approx(score, abs=1e-12)
