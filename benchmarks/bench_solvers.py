@@ -6,6 +6,7 @@
     python benchmarks/bench_solvers.py --cv       # the cross-validated estimator's R² and time
     python benchmarks/bench_solvers.py --varpro   # gd against V eliminated in closed form
     python benchmarks/bench_solvers.py --validation  # gd's validation R² iteration by iteration
+    python benchmarks/bench_solvers.py --validation-stop tuning  # path points stopped on it
 
 One pass is one evaluation of the objective and its gradient over all the
 training queries: the whole cost of an iteration, which is why passes, not
@@ -69,6 +70,18 @@ iterations left if each point stopped once its validation R² had not risen
 by 1e-4 for ``n_iter_no_change`` iterations, and the median and worst of
 (the best R² until then - R² at gd's end). (Each later point would then
 start elsewhere; that is not simulated.)
+
+``--validation-stop {tuning,reporting}``: that stop, fitted. On one half of
+the real-data panel (``bench_panel.TUNING`` or ``REPORTING``), with the
+panel's outer folds and scaling, SoftmaxAttentionRegressorCV at its defaults
+against the same estimator whose inner path points also stop on their
+validation R² (``patience`` iterations without a rise of 1e-4) and whose refit
+runs each point for the folds' median iterations there
+(:func:`validation_stopped_fit`): mean outer R² and passes over the data,
+per set and over the half, and whether a patience meets the rule written
+before the fits (``PATIENCES``). Only passes are compared: this replica scores
+every iteration through ``predict``'s own code, which a built-in stop would
+not. About 25 minutes per half on 2 cores.
 """
 
 import argparse
@@ -86,6 +99,7 @@ from sklearn.model_selection import KFold
 from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.utils import check_random_state
 
 from sklearn_softattn import (
     SoftmaxAttentionRegressor,
@@ -99,8 +113,10 @@ from sklearn_softattn._cv import (
     SKIPPED,
     _fold_scores,
     _label,
+    _problem,
     attention_path,
     attention_scale_grid,
+    choose_point,
     inner_folds,
     penalty_grid,
     shrinkage_grid,
@@ -443,11 +459,18 @@ def bench_cv(solvers=("gd", "lbfgs")):
 
 
 class ValidationTrace:
-    """A stand-in for a fit's tree of callback tasks that scores the model of every
-    iteration of every path point on validation rows: one curve of R² per point."""
+    """A stand-in for a fit's tree of callback tasks, passed as the ``task`` of the
+    cross-validated estimator's fold scores and path.
 
-    def __init__(self, X, y):
-        self.X, self.y, self.curves = X, y, []
+    With validation rows ``(X, y)``, it scores the model of every iteration of every
+    positive path point on them (``curves``: one list of R² per point) and stops a point
+    where :func:`stall` says (never, with the default ``patience``); without them, it stops
+    the k-th point after ``counts[k]`` iterations. ``ran`` holds the iterations of each.
+    """
+
+    def __init__(self, X=None, y=None, patience=np.inf, counts=None):
+        self.X, self.y, self.patience, self.counts = X, y, patience, counts
+        self.curves, self.ran = [], []
 
     def subtask(self, name, max_subtasks=0, **data):
         return self
@@ -456,25 +479,42 @@ class ValidationTrace:
         return False
 
     def iteration_hook(self, fitted_attributes):
-        curve = []
+        k, curve = len(self.ran), []
+        self.ran.append(0)
         self.curves.append(curve)
 
         def on_iteration(K, V):
+            self.ran[k] += 1
+            if self.counts is not None:
+                return self.ran[k] >= self.counts[k]
             curve.append(r2_score(self.y, layer_predict(fitted_attributes(K, V), self.X)))
-            return False  # never stop
+            return stall(curve, self.patience) is not None
 
         return on_iteration
 
 
-def validation_stop(curve, patience, tol=1e-4):
-    """Iterations kept and best R² if a point stopped once its validation R² had not risen
-    by ``tol`` for ``patience`` iterations."""
+def stall(curve, patience, tol=1e-4):
+    """The iteration (from 1) at which a validation R² ``curve`` has first not risen by
+    ``tol`` above its best for ``patience`` iterations; None if it never has."""
     best, flat = -np.inf, 0
     for i, r2 in enumerate(curve):
         best, flat = (r2, 0) if r2 > best + tol else (best, flat + 1)
         if flat >= patience:
-            return i + 1, best
-    return len(curve), best
+            return i + 1
+    return None
+
+
+def _fitted_points(scores):
+    """The indices ``(scale, alpha, shrinkage)`` of a fold's fitted positive points, in the
+    order in which the fold fits them (path after path, each by increasing scale)."""
+    return [(s, a, r) for a in range(scores.shape[1]) for r in range(scores.shape[2])
+            for s in range(1, scores.shape[0]) if scores[s, a, r] != SKIPPED]
+
+
+def _cv_grid(estimator):
+    """The scales, alphas and shrinkages of SoftmaxAttentionRegressorCV's fit."""
+    return (attention_scale_grid(estimator.attention_scales),
+            penalty_grid(estimator.alphas, "alphas"), shrinkage_grid(estimator.shrinkages))
 
 
 def validation_curves(X, y):
@@ -484,20 +524,14 @@ def validation_curves(X, y):
     X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True,
                                                      positive_only=False)
     params = estimator._path_params()
-    scales = attention_scale_grid(estimator.attention_scales)
-    shrinkages = shrinkage_grid(estimator.shrinkages)
-    alphas = penalty_grid(estimator.alphas, "alphas")
     points = []
     for train, test in inner_folds(estimator.cv, X, Y[:, 0], w, estimator.random_state):
         trace = ValidationTrace(X[test], Y[test, 0])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test, scales, alphas,
-                                  shrinkages, trace, stop=EARLY_STOP)
-        # The hook is made once per positive point fitted, path after path.
-        fitted = [score for path in scores[1:].reshape(len(scales) - 1, -1).T for score in path
-                  if score != SKIPPED]
-        points += zip(fitted, trace.curves, strict=True)
+            scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test,
+                                  *_cv_grid(estimator), trace, stop=EARLY_STOP)
+        points += zip([scores[i] for i in _fitted_points(scores)], trace.curves, strict=True)
     return points, params
 
 
@@ -520,15 +554,107 @@ def bench_validation():
         lengths = np.array([len(c) for c in curves])
         best_at = np.array([np.argmax(c) + 1 for c in curves])
         end_gap = np.array([c[-1] - max(c) for c in curves])
-        stops = [validation_stop(c, params["n_iter_no_change"]) for c in curves]
-        kept = np.array([n for n, _ in stops])
-        stop_gap = np.array([best - c[-1] for (_, best), c in zip(stops, curves)])
+        kept = np.array([stall(c, params["n_iter_no_change"]) or len(c) for c in curves])
+        stop_gap = np.array([max(c[:n]) - c[-1] for n, c in zip(kept, curves)])
         print(f"| {name} | {len(y)} | {len(curves)} | {lengths.sum()} "
               f"| {np.mean(lengths >= params['max_iter']):.2f} "
               f"| {(lengths - best_at).sum() / lengths.sum():.2f} "
               f"| {np.median(end_gap):+.4f}, {end_gap.min():+.4f} "
               f"| {kept.sum() / lengths.sum():.2f} "
               f"| {np.median(stop_gap):+.4f}, {stop_gap.min():+.4f} |", flush=True)
+
+
+def validation_stopped_fit(X, y, patience):
+    """SoftmaxAttentionRegressorCV at its defaults, fitted as its ``fit`` fits it but for
+    one change: in the inner folds each positive point also stops where :func:`stall` says
+    on the fold's validation rows (the next point starts from where it stopped), and in the
+    refit each point of the path up to the chosen one runs the median (rounded up) of the
+    iterations the folds ran there (of the folds that fitted it; none: ``max_iter``).
+    Returns the fitted estimator, with its ``score_path_``."""
+    estimator = SoftmaxAttentionRegressorCV(random_state=0)
+    X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True,
+                                                     positive_only=False)
+    scales, alphas, shrinkages = _cv_grid(estimator)
+    params = estimator._path_params()
+    score_path, ran = [], []
+    for train, test in inner_folds(estimator.cv, X, Y[:, 0], w, estimator.random_state):
+        trace = ValidationTrace(X[test], Y[test, 0], patience)
+        scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test, scales, alphas,
+                              shrinkages, trace, stop=EARLY_STOP)
+        iterations = np.full(scores.shape, -1)
+        for point, n in zip(_fitted_points(scores), trace.ran, strict=True):
+            iterations[point] = n
+        score_path.append(scores)
+        ran.append(iterations)
+    estimator.score_path_, ran = np.stack(score_path, axis=-1), np.stack(ran, axis=-1)
+    s, a, r = choose_point(estimator.score_path_, estimator.selection)
+    estimator.attention_scale_, estimator.alpha_ = float(scales[s]), float(alphas[a])
+    estimator.shrinkage_ = shrinkages[r]
+    params = {**params, "alpha": estimator.alpha_, "shrinkage": estimator.shrinkage_}
+    rng = check_random_state(estimator.random_state)
+    problem = _problem(params, X, Y, w, rng)
+    counts = [int(np.ceil(np.median(n[n >= 0]))) if np.any(n >= 0) else params["max_iter"]
+              for n in ran[1:s + 1, a, r]]
+    for point in attention_path(problem, scales[:s + 1], params, random_state=rng,
+                                task=ValidationTrace(counts=counts), y_ndim=y_ndim):
+        pass
+    estimator._store(point.K, point.V, problem, y_ndim, linear=s == 0)
+    return estimator
+
+
+# The rule, written before any outer fit: on the tuning half, the smallest patience that
+# keeps the mean R² within 0.002 of the default's, no set more than 0.01 below it, and at
+# most half of the default's passes (median over the sets); none: not adopted. It was
+# written for patience 10 (n_iter_no_change); 20 and 40 were added once 10 had failed it
+# on the tuning half, before either was fitted.
+PATIENCES = (10, 20, 40)
+
+
+def bench_validation_stop(half):
+    import bench_panel
+
+    names = {"tuning": bench_panel.TUNING, "reporting": bench_panel.REPORTING}[half]
+    print(f"SoftmaxAttentionRegressorCV at its defaults and with its points stopped on their "
+          f"inner validation R² (patience {', '.join(map(str, PATIENCES))}), on the panel's "
+          f"{half} half, {bench_panel.N_FOLDS} outer folds; mean outer R², and passes over the "
+          "data against the default's")
+    print("| data set | default R² | " + " | ".join(
+        f"patience {p}: R², passes" for p in PATIENCES) + " |")
+    print("|---|---|" + "---|" * len(PATIENCES))
+    r2 = {label: [] for label in ("default", *PATIENCES)}
+    ratios = {p: [] for p in PATIENCES}
+    for name in names:
+        X, y, _ = bench_panel.load(name)
+        scores, passes = {label: [] for label in r2}, {label: 0 for label in r2}
+        for train, test in KFold(bench_panel.N_FOLDS, shuffle=True, random_state=0).split(X):
+            Z = StandardScaler().fit(X[train]).transform(X)  # as the panel's pipelines
+            for label in r2:
+                with Recorder() as rec, warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    model = (SoftmaxAttentionRegressorCV(random_state=0).fit(Z[train], y[train])
+                             if label == "default" else
+                             validation_stopped_fit(Z[train], y[train], label))
+                scores[label].append(model.score(Z[test], y[test]))
+                passes[label] += rec.passes
+        for label in r2:
+            r2[label].append(np.mean(scores[label]))
+        for p in PATIENCES:
+            ratios[p].append(passes[p] / passes["default"])
+        print(f"| {name} | {r2['default'][-1]:.4f} | " + " | ".join(
+            f"{r2[p][-1]:.4f}, {ratios[p][-1]:.2f}" for p in PATIENCES) + " |", flush=True)
+    print(f"\nOver the {len(names)} sets, against the default "
+          f"(mean R² {np.mean(r2['default']):.4f})")
+    print("| patience | mean R² - default's | worst set | sets > 0.01 below, above "
+          "| passes: median, range | meets the rule |")
+    print("|---|---|---|---|---|---|")
+    for p in PATIENCES:
+        gain = np.array(r2[p]) - np.array(r2["default"])
+        worst = int(np.argmin(gain))
+        meets = gain.mean() >= -0.002 and gain.min() >= -0.01 and np.median(ratios[p]) <= 0.5
+        print(f"| {p} | {gain.mean():+.4f} | {gain[worst]:+.4f} ({names[worst]}) "
+              f"| {np.sum(gain < -0.01)}, {np.sum(gain > 0.01)} "
+              f"| {np.median(ratios[p]):.2f}, {min(ratios[p]):.2f}-{max(ratios[p]):.2f} "
+              f"| {'yes' if meets else 'no'} |")
 
 
 if __name__ == "__main__":
@@ -538,7 +664,11 @@ if __name__ == "__main__":
     parser.add_argument("--cv", action="store_true")
     parser.add_argument("--varpro", action="store_true")
     parser.add_argument("--validation", action="store_true")
+    parser.add_argument("--validation-stop", choices=("tuning", "reporting"))
     args = parser.parse_args()
+    if args.validation_stop:
+        bench_validation_stop(args.validation_stop)
+        raise SystemExit
     every = not (args.paper or args.path or args.cv or args.varpro or args.validation)
     for run, wanted in ((bench_paper, args.paper), (bench_path, args.path), (bench_cv, args.cv),
                         (bench_varpro, args.varpro), (bench_validation, args.validation)):
