@@ -118,8 +118,6 @@ from sklearn_softattn._cv import (
     attention_scale_grid,
     choose_point,
     inner_folds,
-    penalty_grid,
-    shrinkage_grid,
 )
 from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
 from sklearn_softattn._geometry import Renormalization, change_basis, renormalize
@@ -511,28 +509,37 @@ def _fitted_points(scores):
             for s in range(1, scores.shape[0]) if scores[s, a, r] != SKIPPED]
 
 
-def _cv_grid(estimator):
-    """The scales, alphas and shrinkages of SoftmaxAttentionRegressorCV's fit."""
-    return (attention_scale_grid(estimator.attention_scales),
-            penalty_grid(estimator.alphas, "alphas"), shrinkage_grid(estimator.shrinkages))
+def traced_inner_folds(estimator, X, Y, w, y_ndim, patience=np.inf):
+    """Per inner fold of ``estimator`` (a SoftmaxAttentionRegressorCV) on its validated
+    data, fitted as its ``fit`` fits it: the fold's scores and the
+    :class:`ValidationTrace` that scored its points on the fold's validation rows (and
+    stopped them, with a finite ``patience``)."""
+    params = estimator._path_params()
+    for train, test in inner_folds(estimator.cv, X, Y[:, 0], w, estimator.random_state):
+        trace = ValidationTrace(X[test], Y[test, 0], patience)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test,
+                                  *estimator._grid(), trace, stop=EARLY_STOP)
+        yield scores, trace
+
+
+def _default_cv(X, y):
+    """SoftmaxAttentionRegressorCV at its defaults, and ``(X, Y, w, y_ndim)`` as its
+    ``fit`` validates them."""
+    estimator = SoftmaxAttentionRegressorCV(random_state=0)
+    return estimator, estimator._check_training_data(X, y, None, reset=True,
+                                                     positive_only=False)
 
 
 def validation_curves(X, y):
     """Per positive path point of every inner fold of SoftmaxAttentionRegressorCV at its
     defaults: its validation score as the fit computes it, and gd's validation R² curve."""
-    estimator = SoftmaxAttentionRegressorCV(random_state=0)
-    X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True,
-                                                     positive_only=False)
-    params = estimator._path_params()
+    estimator, data = _default_cv(X, y)
     points = []
-    for train, test in inner_folds(estimator.cv, X, Y[:, 0], w, estimator.random_state):
-        trace = ValidationTrace(X[test], Y[test, 0])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test,
-                                  *_cv_grid(estimator), trace, stop=EARLY_STOP)
+    for scores, trace in traced_inner_folds(estimator, *data):
         points += zip([scores[i] for i in _fitted_points(scores)], trace.curves, strict=True)
-    return points, params
+    return points, estimator._path_params()
 
 
 def bench_validation():
@@ -571,16 +578,10 @@ def validation_stopped_fit(X, y, patience):
     refit each point of the path up to the chosen one runs the median (rounded up) of the
     iterations the folds ran there (of the folds that fitted it; none: ``max_iter``).
     Returns the fitted estimator, with its ``score_path_``."""
-    estimator = SoftmaxAttentionRegressorCV(random_state=0)
-    X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True,
-                                                     positive_only=False)
-    scales, alphas, shrinkages = _cv_grid(estimator)
-    params = estimator._path_params()
+    estimator, (X, Y, w, y_ndim) = _default_cv(X, y)
+    scales, alphas, shrinkages = estimator._grid()
     score_path, ran = [], []
-    for train, test in inner_folds(estimator.cv, X, Y[:, 0], w, estimator.random_state):
-        trace = ValidationTrace(X[test], Y[test, 0], patience)
-        scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test, scales, alphas,
-                              shrinkages, trace, stop=EARLY_STOP)
+    for scores, trace in traced_inner_folds(estimator, X, Y, w, y_ndim, patience):
         iterations = np.full(scores.shape, -1)
         for point, n in zip(_fitted_points(scores), trace.ran, strict=True):
             iterations[point] = n
@@ -590,7 +591,8 @@ def validation_stopped_fit(X, y, patience):
     s, a, r = choose_point(estimator.score_path_, estimator.selection)
     estimator.attention_scale_, estimator.alpha_ = float(scales[s]), float(alphas[a])
     estimator.shrinkage_ = shrinkages[r]
-    params = {**params, "alpha": estimator.alpha_, "shrinkage": estimator.shrinkage_}
+    params = {**estimator._path_params(), "alpha": estimator.alpha_,
+              "shrinkage": estimator.shrinkage_}
     rng = check_random_state(estimator.random_state)
     problem = _problem(params, X, Y, w, rng)
     counts = [int(np.ceil(np.median(n[n >= 0]))) if np.any(n >= 0) else params["max_iter"]

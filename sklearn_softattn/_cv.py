@@ -648,6 +648,14 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             warnings.warn("SoftmaxAttentionRegressorCV: path point(s) "
                           f"{', '.join(left_out)} left out of the choice: {why}.", UserWarning)
 
+    def _grid(self):
+        """The checked grid: the scales (ascending), the alphas (only the first
+        without a balancing regularizer) and the shrinkages."""
+        alphas = penalty_grid(self.alphas, "alphas")
+        return (attention_scale_grid(self.attention_scales),
+                alphas if self.regularization is not None else alphas[:1],
+                shrinkage_grid(self.shrinkages))
+
     def _path_params(self, n_jobs=None):
         """The parameters of :class:`SoftmaxAttentionRegressor` that the paths share."""
         shared = {
@@ -680,11 +688,7 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
-        scales = attention_scale_grid(self.attention_scales)
-        alphas = penalty_grid(self.alphas, "alphas")
-        shrinkages = shrinkage_grid(self.shrinkages)
-        if self.regularization is None:
-            alphas = alphas[:1]
+        scales, alphas, shrinkages = self._grid()
         y_split = Y[:, 0] if y_ndim == 1 else Y
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)
