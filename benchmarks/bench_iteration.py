@@ -55,7 +55,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _kernel, _objective, _solvers
+from bench_solvers import Recorder  # beside this script, as bench_selection.py imports it
+from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _kernel, _solvers
 from sklearn_softattn._attention import attention_loss_grad
 from sklearn_softattn.datasets import make_gaussian_regression
 
@@ -110,27 +111,10 @@ def time_ours(X, y, m, iters):
             reg.fit(X, y)
         return time.perf_counter() - start
 
-    with counted_passes() as passes:
+    with Recorder() as recorder:
         long = fit(iters + 1)
     short = fit(1)
-    return (long - short) / iters, (passes[0] - 1) / (iters + 1)
-
-
-class counted_passes:
-    """Count the objective's loss-and-gradient evaluations (a one-item list)."""
-
-    def __enter__(self):
-        self.original, self.count = _objective.Objective.__call__, [0]
-
-        def counted(*args, **kwargs):
-            self.count[0] += 1
-            return self.original(*args, **kwargs)
-
-        _objective.Objective.__call__ = counted
-        return self.count
-
-    def __exit__(self, *exc):
-        _objective.Objective.__call__ = self.original
+    return (long - short) / iters, (recorder.passes - 1) / (iters + 1)
 
 
 def torch_layer(n, d, q, m, dtype, seed=0):
@@ -439,22 +423,15 @@ def bench_memory(n=20_000, m=2048, d=20, q=1):
 
 def step_rule_runs(X, y, params, grow_after):
     """Loss curve and cumulative passes at each iteration of one fit."""
-    curve, passes = [], []
-    update = _solvers.Progress.update
-
-    def recording_update(progress, loss, K, V):
-        curve.append(loss)
-        passes.append(count[0])
-        return update(progress, loss, K, V)
-
     original = _solvers.GROW_AFTER
-    _solvers.GROW_AFTER, _solvers.Progress.update = grow_after, recording_update
+    _solvers.GROW_AFTER = grow_after
     try:
-        with counted_passes() as count, warnings.catch_warnings():
+        with Recorder() as recorder, warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             SoftmaxAttentionRegressor(random_state=0, **params).fit(X, y)
     finally:
-        _solvers.GROW_AFTER, _solvers.Progress.update = original, update
+        _solvers.GROW_AFTER = original
+    curve, passes = zip(*recorder.curve)
     return np.array(curve), np.array(passes)
 
 
