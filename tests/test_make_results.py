@@ -1,4 +1,4 @@
-"""docs/make_results.py reads the numbers it writes into the README and the results
+"""doc/make_results.py reads the numbers it writes into the README and the results
 page correctly, draws the sensitivity figure from them, and the README stays short."""
 
 import re
@@ -15,7 +15,7 @@ README = ROOT / "README.md"
 
 @pytest.fixture(scope="module")
 def make_results():
-    return load_script("docs/make_results.py")
+    return load_script("doc/make_results.py")
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def main_output(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def saved(make_results):
-    """The outputs kept in docs/results/, as ``make_results.py --from-saved`` reads them."""
+    """The outputs kept in doc/results/, as ``make_results.py --from-saved`` reads them."""
     return {name: make_results.run(command, name, rerun=set())
             for name, command in make_results.COMMANDS.items()}
 
@@ -115,7 +115,7 @@ def test_claims_table_for_the_readme(make_results, main_output, sensitivity_outp
     for row, claim in zip(rows, claims[:3]):  # predict's ratio comes first
         assert f"| {claim[3]}× / " in row
         assert re.search(r"\| \d/2 / \d/2 \|", row)
-    assert "(docs/images/sensitivity.png)" in text
+    assert "(doc/images/sensitivity.png)" in text
 
 
 def test_draws_the_sensitivity_figure(make_results, main_output, sensitivity_output,
@@ -153,7 +153,7 @@ def test_readme_is_short_and_its_regions_and_links_are_there(make_results):
         assert page_text.index(markers[0]) < page_text.index(markers[1])
     # Relative links and images resolve from the repository root, as on GitHub.
     targets = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text)
-    assert "docs/images/sensitivity.png" in targets
+    assert "doc/images/sensitivity.png" in targets
     for target in targets:
         assert (ROOT / target).exists(), target
 

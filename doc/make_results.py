@@ -1,20 +1,20 @@
 """Regenerate the measured results: the results page of the user guide, the README's
-table of the paper's claims and docs/images/, from measured runs.
+table of the paper's claims and doc/images/, from measured runs.
 
-    python docs/make_results.py
+    python doc/make_results.py
 
 runs, from the repository root, exactly the commands quoted on the results page
 (doc/user_guide/results.md: the main job, the three examples and the sensitivity
 benchmark, about 30 minutes on 2 cores), keeps their printed output in
-docs/results/, lets the examples write their figures into docs/images/, draws
-docs/images/sensitivity.png from the sensitivity benchmark's tables, and replaces
+doc/results/, lets the examples write their figures into doc/images/, draws
+doc/images/sensitivity.png from the sensitivity benchmark's tables, and replaces
 the text between the markers of the results page and of the README with the
 numbers they printed. Nothing is typed by hand.
 
-    python docs/make_results.py --from-saved
-    python docs/make_results.py --only main paper_reproduction
+    python doc/make_results.py --from-saved
+    python doc/make_results.py --only main paper_reproduction
 
-rewrite those parts from the outputs kept in docs/results/ (all of them, or all
+rewrite those parts from the outputs kept in doc/results/ (all of them, or all
 but the named commands, which are rerun).
 """
 
@@ -34,14 +34,14 @@ import sklearn_softattn
 from sklearn_softattn._estimator import _AUTO_LEARNING_RATE
 
 ROOT = Path(__file__).resolve().parents[1]
-IMAGES = ROOT / "docs" / "images"
-RESULTS = ROOT / "docs" / "results"
+IMAGES = ROOT / "doc" / "images"
+RESULTS = ROOT / "doc" / "results"
 README = ROOT / "README.md"
 RESULTS_PAGE = ROOT / "doc" / "user_guide" / "results.md"
 SENSITIVITY_FIGURE = IMAGES / "sensitivity.png"
 
 MAIN = "python -m sklearn_softattn"
-EXAMPLE = "SOFTATTN_EXAMPLES_OUTPUT=docs/images python examples/{}"
+EXAMPLE = "SOFTATTN_EXAMPLES_OUTPUT=doc/images python examples/{}"
 EXAMPLE_REPRO = EXAMPLE.format("plot_paper_reproduction.py")
 EXAMPLE_COMPUTE = EXAMPLE.format("plot_data_and_compute.py")
 EXAMPLE_BASELINES = EXAMPLE.format("plot_linear_baselines.py")
@@ -50,8 +50,8 @@ COMMANDS = {"main": MAIN, "paper_reproduction": EXAMPLE_REPRO,
             "data_and_compute": EXAMPLE_COMPUTE, "linear_baselines": EXAMPLE_BASELINES,
             "sensitivity": SENSITIVITY}
 
-CLAIMS_MARKERS = ("<!-- claims: written by docs/make_results.py -->", "<!-- end of claims -->")
-RESULTS_MARKERS = ("<!-- results: written by docs/make_results.py -->", "<!-- end of results -->")
+CLAIMS_MARKERS = ("<!-- claims: written by doc/make_results.py -->", "<!-- end of claims -->")
+RESULTS_MARKERS = ("<!-- results: written by doc/make_results.py -->", "<!-- end of results -->")
 
 CLAIMS = {
     "(a)": "the spectral start is within 3× of least squares' excess risk after one update",
@@ -254,7 +254,7 @@ def claims_table(main_out, sens):
     lines += [
         "",
         "![Claim (c): on how many seeds it held, by reading and SGD learning rate]"
-        "(docs/images/sensitivity.png)",
+        "(doc/images/sensitivity.png)",
     ]
     return "\n".join(lines) + "\n"
 
@@ -342,7 +342,7 @@ def results_page(outputs):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from-saved", action="store_true",
-                        help="rerun nothing: read every output kept in docs/results/")
+                        help="rerun nothing: read every output kept in doc/results/")
     parser.add_argument("--only", nargs="+", choices=list(COMMANDS), metavar="NAME",
                         help=f"rerun only these commands ({', '.join(COMMANDS)})")
     args = parser.parse_args(argv)
@@ -365,7 +365,7 @@ def main(argv=None):
 
 TEMPLATE = """\
 Every number below was printed by the command quoted above it ({versions}).
-`python docs/make_results.py` reruns them all and rewrites this part of the page, the README's
+`python doc/make_results.py` reruns them all and rewrites this part of the page, the README's
 table of the claims and the figures.
 Excess risk is `½ E‖f(x) − M x‖²` over fresh `x ~ N(0, Σ)`: the population loss minus the noise
 floor, on the paper's data (`sklearn_softattn.datasets.make_gaussian_regression`). For
@@ -420,7 +420,7 @@ coordinates): with a finite context the layer is a local, nonlinear smoother, wh
 error its infinite-data linear limit `coef_` does not have. The paper's analysis is about the
 latter, which is why both are shown.
 
-![Excess risk against parameter updates, every method; plain SGD also against passes](../../docs/images/paper_reproduction.png)
+![Excess risk against parameter updates, every method; plain SGD also against passes](../images/paper_reproduction.png)
 
     {EXAMPLE_REPRO}
 
@@ -456,7 +456,7 @@ magnitude):
 
 On how many seeds (c) held under each reading:
 
-![Claim (c): seeds held, by reading and SGD learning rate](../../docs/images/sensitivity.png)
+![Claim (c): seeds held, by reading and SGD learning rate](../images/sensitivity.png)
 
 ## Data and compute: the two terms of the bound
 
@@ -477,7 +477,7 @@ only: n is fixed, so the statistical term is a constant floor; the spectral star
 that floor, so its curve has little optimization error left to show, while the random start
 shows the decay of `μ^m`. It cannot speak to the statistical term.
 
-![Excess risk against n and against m](../../docs/images/data_and_compute.png)
+![Excess risk against n and against m](../images/data_and_compute.png)
 
 ## Against linear baselines
 
@@ -504,7 +504,7 @@ The claims we test on these data (measured on these data sets only):
 
 {r2_md}
 
-![Cross-validated R² and coef_ beside least squares](../../docs/images/linear_baselines.png)
+![Cross-validated R² and coef_ beside least squares](../images/linear_baselines.png)
 """
 
 
