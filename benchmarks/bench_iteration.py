@@ -55,7 +55,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from bench_solvers import Recorder  # beside this script, as bench_selection.py imports it
+from _common import Recorder
 from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _kernel, _solvers
 from sklearn_softattn._attention import attention_loss_grad
 from sklearn_softattn.datasets import make_gaussian_regression

@@ -51,7 +51,7 @@ import warnings
 import joblib
 import numpy as np
 from sklearn.compose import TransformedTargetRegressor
-from sklearn.datasets import load_diabetes, make_friedman1, make_friedman2, make_friedman3
+from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, RidgeCV
@@ -61,7 +61,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import sklearn_softattn._estimator as estimator_module
-from bench_solvers import Recorder
+from _common import Recorder, candidates, load
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention, _cv
 from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._cv import (
@@ -97,28 +97,9 @@ def _attention_teacher():
     return X, y + 0.1 * y.std() * rng.standard_normal(len(y))
 
 
-def _statsmodels(name, target=None, subsample=None):
-    import statsmodels.api as sm
-
-    data = getattr(sm.datasets, name).load_pandas()
-    X, y = data.exog.select_dtypes("number").to_numpy(float), data.endog.to_numpy(float)
-    if target is not None:
-        X, y = target(data)
-    if subsample is not None and len(y) > subsample:
-        rows = np.random.default_rng(0).choice(len(y), subsample, replace=False)
-        X, y = X[rows], y[rows]
-    return X, y
-
-
-def _star98(data):
-    """Share of students above the national median maths score, from school features."""
-    endog = data.endog.to_numpy(float)
-    return data.exog.to_numpy(float), endog[:, 0] / endog.sum(axis=1)
-
-
-def _engel(data):
-    """Household food expenditure from income (one feature, heteroscedastic)."""
-    return data.endog.to_numpy(float)[:, None], data.exog.to_numpy(float)[:, 0]
+def _registered(name, max_rows=10**9):
+    """A real set of the registry, every row by default."""
+    return load(candidates()[name], max_rows)[:2]
 
 
 DATASETS = {
@@ -128,12 +109,12 @@ DATASETS = {
     "friedman2": lambda: make_friedman2(600, noise=10.0, random_state=0),
     "friedman3": lambda: make_friedman3(600, noise=0.1, random_state=0),
     "attention teacher": _attention_teacher,
-    "diabetes": lambda: load_diabetes(return_X_y=True),
-    "star98": lambda: _statsmodels("star98", _star98),
-    "fair": lambda: _statsmodels("fair", subsample=600),
-    "engel": lambda: _statsmodels("engel", _engel),
-    "ccard": lambda: _statsmodels("ccard"),
-    "statecrime": lambda: _statsmodels("statecrime"),
+    "diabetes": lambda: _registered("diabetes"),
+    "star98": lambda: _registered("star98"),
+    "fair": lambda: _registered("fair", max_rows=600),
+    "engel": lambda: _registered("engel"),
+    "ccard": lambda: _registered("ccard"),
+    "statecrime": lambda: _registered("statecrime"),
 }
 
 

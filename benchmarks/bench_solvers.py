@@ -5,8 +5,6 @@
     python benchmarks/bench_solvers.py --path     # the cross-validated estimator's path
     python benchmarks/bench_solvers.py --cv       # the cross-validated estimator's R² and time
     python benchmarks/bench_solvers.py --varpro   # gd against V eliminated in closed form
-    python benchmarks/bench_solvers.py --validation  # gd's validation R² iteration by iteration
-    python benchmarks/bench_solvers.py --validation-stop tuning  # path points stopped on it
 
 One pass is one evaluation of the objective and its gradient over all the
 training queries: the whole cost of an iteration, which is why passes, not
@@ -55,33 +53,6 @@ at every point variable projection, with gd's stopping rule (``tol``,
 ``n_iter_no_change``, ``max_iter``) on its objective: passes, the objective
 over L₀, the passes it took to reach gd's final objective, and R² on the other
 25% of the rows.
-
-``--validation``: where gd's iterations go in a cross-validated fit. On the
-real-data panel's tuning half (``bench_panel.TUNING``) and on
-``make_friedman1(600)``, the five inner folds of SoftmaxAttentionRegressorCV
-at its defaults (its shuffled folds, grid and early path stop) are fitted as
-its ``fit`` fits them, and the model of every gd iteration of every positive
-path point is scored on the fold's validation rows. Printed per data set:
-the points fitted, gd's iterations, the share of points that ran to
-``max_iter``, the share of the iterations that came after their point's
-best validation R², the median and worst of (R² at gd's end - R² at its
-best iteration), and what a validation stop would keep: the share of the
-iterations left if each point stopped once its validation R² had not risen
-by 1e-4 for ``n_iter_no_change`` iterations, and the median and worst of
-(the best R² until then - R² at gd's end). (Each later point would then
-start elsewhere; that is not simulated.)
-
-``--validation-stop {tuning,reporting}``: that stop, fitted. On one half of
-the real-data panel (``bench_panel.TUNING`` or ``REPORTING``), with the
-panel's outer folds and scaling, SoftmaxAttentionRegressorCV at its defaults
-against the same estimator whose inner path points also stop on their
-validation R² (``patience`` iterations without a rise of 1e-4) and whose refit
-runs each point for the folds' median iterations there
-(:func:`validation_stopped_fit`): mean outer R² and passes over the data,
-per set and over the half, and whether a patience meets the rule written
-before the fits (``PATIENCES``). Only passes are compared: this replica scores
-every iteration through ``predict``'s own code, which a built-in stop would
-not. About 25 minutes per half on 2 cores.
 """
 
 import argparse
@@ -90,34 +61,21 @@ import warnings
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.compose import TransformedTargetRegressor
 from sklearn.datasets import load_diabetes, make_friedman1
-from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import r2_score
 from sklearn.model_selection import KFold
-from sklearn.neural_network import MLPRegressor
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
-from sklearn.utils import check_random_state
 
+from _common import Recorder, peers
 from sklearn_softattn import (
     SoftmaxAttentionRegressor,
     SoftmaxAttentionRegressorCV,
-    _objective,
-    _solvers,
 )
 from sklearn_softattn._attention import attention_weights
 from sklearn_softattn._cv import (
-    EARLY_STOP,
-    SKIPPED,
-    _fold_scores,
     _label,
-    _problem,
     attention_path,
     attention_scale_grid,
-    choose_point,
-    inner_folds,
 )
 from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
 from sklearn_softattn._geometry import Renormalization, change_basis, renormalize
@@ -129,40 +87,6 @@ SOLVERS = {  # label: (solver, first-order test on)
     "lbfgs, no first-order test": ("lbfgs", False),
     "lbfgs": ("lbfgs", True),
 }
-
-
-class Recorder:
-    """Counts passes (objective calls) and records (loss, passes) at each iteration."""
-
-    def __init__(self, first_order_test=True):
-        self.first_order_test = first_order_test
-
-    def __enter__(self):
-        self.passes, self.curve = 0, []
-        self.call, self.update = _objective.Objective.__call__, _solvers.Progress.update
-        self.stationary = _solvers.Progress.stationary
-        recorder = self
-
-        def counted(objective, *args, **kwargs):
-            recorder.passes += 1
-            return recorder.call(objective, *args, **kwargs)
-
-        def recording(progress, loss, K, V):
-            recorder.curve.append((loss, recorder.passes))
-            return recorder.update(progress, loss, K, V)
-
-        _objective.Objective.__call__, _solvers.Progress.update = counted, recording
-        if not self.first_order_test:
-            _solvers.Progress.stationary = lambda progress, decrease: False
-        return self
-
-    def __exit__(self, *exc):
-        _objective.Objective.__call__, _solvers.Progress.update = self.call, self.update
-        _solvers.Progress.stationary = self.stationary
-
-    def passes_to(self, target):
-        """Passes at the first iteration whose loss is at most ``target`` ("-": never)."""
-        return next((p for loss, p in self.curve if loss <= target), "-")
 
 
 def bench_paper(scales=(0.03, 0.3, 1.0, 3.0), tols=(1e-4, 1e-7)):
@@ -416,10 +340,8 @@ def bench_varpro():
 
 def _references():
     """The comparison regressors of the real-data panel (``bench_panel.py``), by label."""
-    mlp = TransformedTargetRegressor(MLPRegressor(max_iter=1000, random_state=0),
-                                     transformer=StandardScaler())
-    return {"MLPRegressor": make_pipeline(StandardScaler(), mlp),
-            "HistGradientBoosting": HistGradientBoostingRegressor(random_state=0)}
+    return {label: model for label, model in peers().items()
+            if label in ("MLPRegressor", "HistGradientBoosting")}
 
 
 def bench_cv(solvers=("gd", "lbfgs")):
@@ -456,224 +378,16 @@ def bench_cv(solvers=("gd", "lbfgs")):
                   flush=True)
 
 
-class ValidationTrace:
-    """A stand-in for a fit's tree of callback tasks, passed as the ``task`` of the
-    cross-validated estimator's fold scores and path.
-
-    With validation rows ``(X, y)``, it scores the model of every iteration of every
-    positive path point on them (``curves``: one list of R² per point) and stops a point
-    where :func:`stall` says (never, with the default ``patience``); without them, it stops
-    the k-th point after ``counts[k]`` iterations. ``ran`` holds the iterations of each.
-    """
-
-    def __init__(self, X=None, y=None, patience=np.inf, counts=None):
-        self.X, self.y, self.patience, self.counts = X, y, patience, counts
-        self.curves, self.ran = [], []
-
-    def subtask(self, name, max_subtasks=0, **data):
-        return self
-
-    def end(self, fitted_attributes=None):
-        return False
-
-    def iteration_hook(self, fitted_attributes):
-        k, curve = len(self.ran), []
-        self.ran.append(0)
-        self.curves.append(curve)
-
-        def on_iteration(K, V):
-            self.ran[k] += 1
-            if self.counts is not None:
-                return self.ran[k] >= self.counts[k]
-            curve.append(r2_score(self.y, layer_predict(fitted_attributes(K, V), self.X)))
-            return stall(curve, self.patience) is not None
-
-        return on_iteration
-
-
-def stall(curve, patience, tol=1e-4):
-    """The iteration (from 1) at which a validation R² ``curve`` has first not risen by
-    ``tol`` above its best for ``patience`` iterations; None if it never has."""
-    best, flat = -np.inf, 0
-    for i, r2 in enumerate(curve):
-        best, flat = (r2, 0) if r2 > best + tol else (best, flat + 1)
-        if flat >= patience:
-            return i + 1
-    return None
-
-
-def _fitted_points(scores):
-    """The indices ``(scale, alpha, shrinkage)`` of a fold's fitted positive points, in the
-    order in which the fold fits them (path after path, each by increasing scale)."""
-    return [(s, a, r) for a in range(scores.shape[1]) for r in range(scores.shape[2])
-            for s in range(1, scores.shape[0]) if scores[s, a, r] != SKIPPED]
-
-
-def traced_inner_folds(estimator, X, Y, w, y_ndim, patience=np.inf):
-    """Per inner fold of ``estimator`` (a SoftmaxAttentionRegressorCV) on its validated
-    data, fitted as its ``fit`` fits it: the fold's scores and the
-    :class:`ValidationTrace` that scored its points on the fold's validation rows (and
-    stopped them, with a finite ``patience``)."""
-    params = estimator._path_params()
-    for train, test in inner_folds(estimator.cv, X, Y[:, 0], w, estimator.random_state):
-        trace = ValidationTrace(X[test], Y[test, 0], patience)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            scores = _fold_scores(params, None, X, Y, w, y_ndim, train, test,
-                                  *estimator._grid(), trace, stop=EARLY_STOP)
-        yield scores, trace
-
-
-def _default_cv(X, y):
-    """SoftmaxAttentionRegressorCV at its defaults, and ``(X, Y, w, y_ndim)`` as its
-    ``fit`` validates them."""
-    estimator = SoftmaxAttentionRegressorCV(random_state=0)
-    return estimator, estimator._check_training_data(X, y, None, reset=True,
-                                                     positive_only=False)
-
-
-def validation_curves(X, y):
-    """Per positive path point of every inner fold of SoftmaxAttentionRegressorCV at its
-    defaults: its validation score as the fit computes it, and gd's validation R² curve."""
-    estimator, data = _default_cv(X, y)
-    points = []
-    for scores, trace in traced_inner_folds(estimator, *data):
-        points += zip([scores[i] for i in _fitted_points(scores)], trace.curves, strict=True)
-    return points, estimator._path_params()
-
-
-def bench_validation():
-    import bench_panel
-
-    data = {name: (lambda name=name: bench_panel.load(name)[:2]) for name in bench_panel.TUNING}
-    data["make_friedman1(600)"] = DATA["make_friedman1(600)"]
-    print("gd's validation R² along SoftmaxAttentionRegressorCV's inner paths (defaults, "
-          "5 inner folds on all the rows); 'stop': a point stops once its validation R² "
-          "has not risen by 1e-4 for n_iter_no_change iterations")
-    print("| data set | rows | points | gd iterations | points at max_iter "
-          "| iterations after their point's best R² | end - best R²: median, worst "
-          "| iterations kept by the stop | best until the stop - end: median, worst |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for name, load in data.items():
-        X, y = load()
-        points, params = validation_curves(X, y)
-        curves = [curve for _, curve in points]
-        lengths = np.array([len(c) for c in curves])
-        best_at = np.array([np.argmax(c) + 1 for c in curves])
-        end_gap = np.array([c[-1] - max(c) for c in curves])
-        kept = np.array([stall(c, params["n_iter_no_change"]) or len(c) for c in curves])
-        stop_gap = np.array([max(c[:n]) - c[-1] for n, c in zip(kept, curves)])
-        print(f"| {name} | {len(y)} | {len(curves)} | {lengths.sum()} "
-              f"| {np.mean(lengths >= params['max_iter']):.2f} "
-              f"| {(lengths - best_at).sum() / lengths.sum():.2f} "
-              f"| {np.median(end_gap):+.4f}, {end_gap.min():+.4f} "
-              f"| {kept.sum() / lengths.sum():.2f} "
-              f"| {np.median(stop_gap):+.4f}, {stop_gap.min():+.4f} |", flush=True)
-
-
-def validation_stopped_fit(X, y, patience):
-    """SoftmaxAttentionRegressorCV at its defaults, fitted as its ``fit`` fits it but for
-    one change: in the inner folds each positive point also stops where :func:`stall` says
-    on the fold's validation rows (the next point starts from where it stopped), and in the
-    refit each point of the path up to the chosen one runs the median (rounded up) of the
-    iterations the folds ran there (of the folds that fitted it; none: ``max_iter``).
-    Returns the fitted estimator, with its ``score_path_``."""
-    estimator, (X, Y, w, y_ndim) = _default_cv(X, y)
-    scales, alphas, shrinkages = estimator._grid()
-    score_path, ran = [], []
-    for scores, trace in traced_inner_folds(estimator, X, Y, w, y_ndim, patience):
-        iterations = np.full(scores.shape, -1)
-        for point, n in zip(_fitted_points(scores), trace.ran, strict=True):
-            iterations[point] = n
-        score_path.append(scores)
-        ran.append(iterations)
-    estimator.score_path_, ran = np.stack(score_path, axis=-1), np.stack(ran, axis=-1)
-    s, a, r = choose_point(estimator.score_path_, estimator.selection)
-    estimator.attention_scale_, estimator.alpha_ = float(scales[s]), float(alphas[a])
-    estimator.shrinkage_ = shrinkages[r]
-    params = {**estimator._path_params(), "alpha": estimator.alpha_,
-              "shrinkage": estimator.shrinkage_}
-    rng = check_random_state(estimator.random_state)
-    problem = _problem(params, X, Y, w, rng)
-    counts = [int(np.ceil(np.median(n[n >= 0]))) if np.any(n >= 0) else params["max_iter"]
-              for n in ran[1:s + 1, a, r]]
-    for point in attention_path(problem, scales[:s + 1], params, random_state=rng,
-                                task=ValidationTrace(counts=counts), y_ndim=y_ndim):
-        pass
-    estimator._store(point.K, point.V, problem, y_ndim, linear=s == 0)
-    return estimator
-
-
-# The rule, written before any outer fit: on the tuning half, the smallest patience that
-# keeps the mean R² within 0.002 of the default's, no set more than 0.01 below it, and at
-# most half of the default's passes (median over the sets); none: not adopted. It was
-# written for patience 10 (n_iter_no_change); 20 and 40 were added once 10 had failed it
-# on the tuning half, before either was fitted.
-PATIENCES = (10, 20, 40)
-
-
-def bench_validation_stop(half):
-    import bench_panel
-
-    names = {"tuning": bench_panel.TUNING, "reporting": bench_panel.REPORTING}[half]
-    print(f"SoftmaxAttentionRegressorCV at its defaults and with its points stopped on their "
-          f"inner validation R² (patience {', '.join(map(str, PATIENCES))}), on the panel's "
-          f"{half} half, {bench_panel.N_FOLDS} outer folds; mean outer R², and passes over the "
-          "data against the default's")
-    print("| data set | default R² | " + " | ".join(
-        f"patience {p}: R², passes" for p in PATIENCES) + " |")
-    print("|---|---|" + "---|" * len(PATIENCES))
-    r2 = {label: [] for label in ("default", *PATIENCES)}
-    ratios = {p: [] for p in PATIENCES}
-    for name in names:
-        X, y, _ = bench_panel.load(name)
-        scores, passes = {label: [] for label in r2}, {label: 0 for label in r2}
-        for train, test in KFold(bench_panel.N_FOLDS, shuffle=True, random_state=0).split(X):
-            Z = StandardScaler().fit(X[train]).transform(X)  # as the panel's pipelines
-            for label in r2:
-                with Recorder() as rec, warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    model = (SoftmaxAttentionRegressorCV(random_state=0).fit(Z[train], y[train])
-                             if label == "default" else
-                             validation_stopped_fit(Z[train], y[train], label))
-                scores[label].append(model.score(Z[test], y[test]))
-                passes[label] += rec.passes
-        for label in r2:
-            r2[label].append(np.mean(scores[label]))
-        for p in PATIENCES:
-            ratios[p].append(passes[p] / passes["default"])
-        print(f"| {name} | {r2['default'][-1]:.4f} | " + " | ".join(
-            f"{r2[p][-1]:.4f}, {ratios[p][-1]:.2f}" for p in PATIENCES) + " |", flush=True)
-    print(f"\nOver the {len(names)} sets, against the default "
-          f"(mean R² {np.mean(r2['default']):.4f})")
-    print("| patience | mean R² - default's | worst set | sets > 0.01 below, above "
-          "| passes: median, range | meets the rule |")
-    print("|---|---|---|---|---|---|")
-    for p in PATIENCES:
-        gain = np.array(r2[p]) - np.array(r2["default"])
-        worst = int(np.argmin(gain))
-        meets = gain.mean() >= -0.002 and gain.min() >= -0.01 and np.median(ratios[p]) <= 0.5
-        print(f"| {p} | {gain.mean():+.4f} | {gain[worst]:+.4f} ({names[worst]}) "
-              f"| {np.sum(gain < -0.01)}, {np.sum(gain > 0.01)} "
-              f"| {np.median(ratios[p]):.2f}, {min(ratios[p]):.2f}-{max(ratios[p]):.2f} "
-              f"| {'yes' if meets else 'no'} |")
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--paper", action="store_true")
     parser.add_argument("--path", action="store_true")
     parser.add_argument("--cv", action="store_true")
     parser.add_argument("--varpro", action="store_true")
-    parser.add_argument("--validation", action="store_true")
-    parser.add_argument("--validation-stop", choices=("tuning", "reporting"))
     args = parser.parse_args()
-    if args.validation_stop:
-        bench_validation_stop(args.validation_stop)
-        raise SystemExit
-    every = not (args.paper or args.path or args.cv or args.varpro or args.validation)
+    every = not (args.paper or args.path or args.cv or args.varpro)
     for run, wanted in ((bench_paper, args.paper), (bench_path, args.path), (bench_cv, args.cv),
-                        (bench_varpro, args.varpro), (bench_validation, args.validation)):
+                        (bench_varpro, args.varpro)):
         if wanted or every:
             run()
             print()

