@@ -18,6 +18,7 @@ The cache lives outside the repository: ``$SOFTATTN_BENCHMARK_CACHE``, by defaul
 parameters, fold); a missing or unreadable entry is refitted.
 """
 
+import argparse
 import csv
 import hashlib
 import json
@@ -229,3 +230,11 @@ def markdown_table(header, rows):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def script_parser(doc):
+    """A script's argument parser whose ``--help`` is its docstring: what it measures,
+    how to run it and how long it takes."""
+    description, _, epilog = doc.partition("\n\n")
+    return argparse.ArgumentParser(description=description, epilog=epilog,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)

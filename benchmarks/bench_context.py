@@ -13,6 +13,7 @@ import warnings
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
 
+from _common import script_parser
 from sklearn_softattn import SoftmaxAttentionRegressor
 from sklearn_softattn.datasets import excess_risk, linear_excess_risk, make_gaussian_regression
 
@@ -33,4 +34,5 @@ def main(n=10_000, contexts=(512, 1024, 2048, 4096)):
 
 
 if __name__ == "__main__":
+    script_parser(__doc__).parse_args()
     main()

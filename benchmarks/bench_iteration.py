@@ -44,7 +44,6 @@ make_friedman1; with FIGURE, the loss curves against passes (matplotlib).
 search sequential and on two processes, against the estimator on one thread.
 """
 
-import argparse
 import contextlib
 import os
 import time
@@ -55,7 +54,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from _common import Recorder
+from _common import Recorder, script_parser
 from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _kernel, _solvers
 from sklearn_softattn._attention import attention_loss_grad
 from sklearn_softattn.datasets import make_gaussian_regression
@@ -517,7 +516,7 @@ def bench_grid(repeat=3):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--blocks", action="store_true")
     parser.add_argument("--split", action="store_true")

@@ -20,7 +20,6 @@ time over the folds), which the README's and the selection page's tables come fr
 of its own: ``panel_N.csv``).
 """
 
-import argparse
 import csv
 import statistics
 import sys
@@ -40,6 +39,7 @@ from _common import (
     model_key,
     package_models,
     peers,
+    script_parser,
 )
 
 N_FOLDS = 5
@@ -150,9 +150,7 @@ def analyse(path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
+    parser = script_parser(__doc__)
     parser.add_argument("--analyse", action="store_true",
                         help="print the tables from the summary file; fit nothing (seconds)")
     parser.add_argument("--only", help="comma-separated set names (default: every eligible set)")

@@ -43,7 +43,6 @@ Every cell is the median [min–max] over the seeds and the number of seeds on
 which the claim held.
 """
 
-import argparse
 import time
 import warnings
 
@@ -51,6 +50,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
 
+from _common import script_parser
 from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
 from sklearn_softattn.__main__ import N_TEST, amount, iterations_for
 from sklearn_softattn._progress import parallel
@@ -317,7 +317,7 @@ def report(result):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--n-samples", type=int, default=500)
     parser.add_argument("--budget", type=int, default=2000,
                         help="updates or passes of the longest runs (default: 2000)")

@@ -60,6 +60,8 @@ import tempfile
 import time
 import warnings
 
+from _common import markdown_table, script_parser
+
 # 1-minute load above which the timings are flagged as taken on a busy machine.
 BUSY_LOAD = 1.0
 
@@ -276,12 +278,8 @@ def wait_for_idle(max_wait, threshold=0.25):
     return round(busy, 2)
 
 
-def _table(header, rows):
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for row in rows:
-        print("| " + " | ".join(str(v) for v in row) + " |")
-    print(flush=True)
+def _print_table(header, rows):
+    print(markdown_table(header, rows) + "\n", flush=True)
 
 
 def bench_fit_vs_n(sizes, d=20, max_iter=5):
@@ -289,7 +287,7 @@ def bench_fit_vs_n(sizes, d=20, max_iter=5):
           "n_jobs=1; fresh process each)\n")
     results = [run_child({"task": "fit", "n": n, "d": d, "max_iter": max_iter,
                           "max_context": 2048, "n_jobs": 1}) for n in sizes]
-    _table(["n", "fit (s)", "iterations", "loss+grad passes", "s per pass",
+    _print_table(["n", "fit (s)", "iterations", "loss+grad passes", "s per pass",
             "peak RSS (MiB)", "fit above baseline (MiB)"],
            [[r["n"], f"{r['fit_s']:.2f}", r["n_iter"], r["passes"],
              f"{r['s_per_pass']:.3f}", f"{r['rss_peak_mib']:.0f}", f"{r['fit_mib']:.0f}"]
@@ -313,7 +311,7 @@ def bench_predict(rows, n_fit, d=20, repeat=2):
     best = result["best_s"]
     print(f"## Predict {rows} rows x {d} features (context of {len(reg.context_)} tokens, "
           f"float64; best of {repeat}, n_jobs interleaved, fresh process)\n")
-    _table(["n_jobs", "time (s)", "rows/s", "runs (s)"],
+    _print_table(["n_jobs", "time (s)", "rows/s", "runs (s)"],
            [[k, f"{best[k]:.2f}", f"{rows / best[k]:,.0f}",
              ", ".join(f"{t:.2f}" for t in result["times_s"][k])] for k in best])
     print(f"Input X: {result['input_mib']:.0f} MiB. Peak RSS {result['rss_peak_mib']:.0f} MiB, "
@@ -333,7 +331,7 @@ def bench_context(contexts, settings, n, n_test, d=20):
                            "max_context": m, "n_jobs": 2, "n_test": n_test,
                            "params": params}) | {"max_context": m, "params": params}
                 for m in contexts]
-        _table(["max_context", "fit (s)", "s per iteration", "s per pass", "test R²",
+        _print_table(["max_context", "fit (s)", "s per iteration", "s per pass", "test R²",
                 "fit above baseline (MiB)"],
                [[r["max_context"], f"{r['fit_s']:.1f}", f"{r['fit_s'] / r['n_iter']:.3f}",
                  f"{r['s_per_pass']:.3f}", f"{r['r2']:.4f}", f"{r['fit_mib']:.0f}"]
@@ -347,7 +345,7 @@ def bench_compare(n, n_test, attention, d=20, cv=False):
           f"test on {n_test} fresh rows, fresh process)\n")
     rows = run_child({"task": "compare", "n": n, "n_test": n_test, "d": d,
                       "attention": attention, "cv": cv})
-    _table(["model", "fit (s)", "test R²"],
+    _print_table(["model", "fit (s)", "test R²"],
            [[r["model"], f"{r['fit_s']:.2f}", f"{r['r2']:.4f}"] for r in rows])
     return rows
 
@@ -365,18 +363,18 @@ def bench_context_path(sizes, contexts, n_test, d=20):
                   flush=True)
         others.append({"n": n, "rows": run_child({"task": "compare", "n": n, "d": d,
                                                   "n_test": n_test, "attention": []})})
-    _table(["n", "max_context", "path (s)", "iterations", "scale chosen", "validation R²",
+    _print_table(["n", "max_context", "path (s)", "iterations", "scale chosen", "validation R²",
             "test R²"],
            [[r["n"], r["max_context"] or f"all ({r['n']})", f"{r['path_s']:.1f}", r["n_iter"],
              f"{r['scale']:.3g}", f"{r['val_r2']:.4f}", f"{r['r2']:.4f}"] for r in paths])
-    _table(["n", "model", "fit (s)", "test R²"],
+    _print_table(["n", "model", "fit (s)", "test R²"],
            [[o["n"], r["model"], f"{r['fit_s']:.2f}", f"{r['r2']:.4f}"]
             for o in others for r in o["rows"]])
     return {"paths": paths, "others": others}
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--json", help="also write the summary to this file")
     parser.add_argument("--quick", action="store_true",
                         help="small sizes, to check the script (ratios not meaningful)")
@@ -473,7 +471,7 @@ def main(argv=None):
     ]
     load_end = _load()
     print("## Must show (from this run)\n")
-    _table(["claim", "measured", "holds"],
+    _print_table(["claim", "measured", "holds"],
            [[name, f"{value:,.2f}", "yes" if ok(value) else "NO"]
             for name, value, ok in checks])
     print(f"Per-pass time ratio n={large} / n={small}: "

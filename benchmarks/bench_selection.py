@@ -41,7 +41,6 @@ sequential fit spent inside the compiled kernel, whose calls release the GIL
 ``--speed``.
 """
 
-import argparse
 import functools
 import sys
 import time
@@ -61,7 +60,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import sklearn_softattn._estimator as estimator_module
-from _common import Recorder, candidates, load
+from _common import Recorder, candidates, load, script_parser
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention, _cv
 from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._cv import (
@@ -470,7 +469,7 @@ def linear_end(scales=(0.001, 0.01, 0.1, 0.3, 1.0), seeds=(0, 1)):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--path", action="store_true")
     parser.add_argument("--defaults", action="store_true")
     parser.add_argument("--linear-end", action="store_true")

@@ -55,7 +55,6 @@ over L₀, the passes it took to reach gd's final objective, and R² on the othe
 25% of the rows.
 """
 
-import argparse
 import time
 import warnings
 
@@ -66,7 +65,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import r2_score
 from sklearn.model_selection import KFold
 
-from _common import Recorder, peers
+from _common import Recorder, peers, script_parser
 from sklearn_softattn import (
     SoftmaxAttentionRegressor,
     SoftmaxAttentionRegressorCV,
@@ -379,7 +378,7 @@ def bench_cv(solvers=("gd", "lbfgs")):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--paper", action="store_true")
     parser.add_argument("--path", action="store_true")
     parser.add_argument("--cv", action="store_true")
