@@ -112,12 +112,12 @@ def test_summary_with_a_set_the_registry_does_not_know_fails_naming_it(bench, tm
 
 def test_overview_counts_and_ratios():
     bench = load_script("benchmarks/bench_panel.py")
-    results = {"MLPRegressor": {"a": (0.5, 2.0), "b": (0.1, 1.0)},
+    results = {"MLPRegressor": {"a": (0.5, 2.0), "b": (-0.1, 1.0)},
                "RidgeCV": {"a": (0.6, 0.1), "b": (0.2, 0.1)},
                "attention CV": {"a": (0.55, 4.0), "b": (0.25, 3.0)}}
     table = bench.overview(results).splitlines()
-    assert table[2] == "| MLPRegressor | 2 | 0.300 | 0.300 | 2 | 1 |"
-    assert table[4] == "| attention CV | 2 | 0.400 | 0.400 | 1 | 2.5 |"
+    assert table[2] == "| MLPRegressor | 2 | 0.200 | 0.250 | 0.200 | 2 | 1 |"
+    assert table[4] == "| attention CV | 2 | 0.400 | 0.400 | 0.400 | 1 | 2.5 |"
 
 
 def test_readme_table_is_the_summary_files(bench, capsys):

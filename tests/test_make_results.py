@@ -141,7 +141,7 @@ def test_draws_the_sensitivity_figure(make_results, main_output, sensitivity_out
 
 def test_readme_is_short_and_its_regions_and_links_are_there(make_results):
     text = README.read_text(encoding="utf-8")
-    assert len(text.encode("utf-8")) <= 12 * 1024
+    assert len(text.encode("utf-8")) <= 10 * 1024
     assert text.startswith(
         "# sklearn-softattn\n\n"
         "    python -m pip install \".[examples]\" && python -m sklearn_softattn\n"
