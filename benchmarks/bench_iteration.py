@@ -1,7 +1,7 @@
 """Cost of one full-batch iteration, against the same layer in PyTorch.
 
 Run: python benchmarks/bench_iteration.py [--rounds N] [--threads N] [--blocks] [--split]
-[--memory]
+[--memory]   (about 2 minutes on 2 cores at the defaults; PyTorch from the benchmarks extra)
 
 Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its
 default settings (everything a fit does per iteration: loss and gradient,

@@ -1,7 +1,7 @@
 """Model selection: linear baselines, generic regressors and the attention layer on 12 data sets.
 
     pip install ".[benchmarks]"
-    python benchmarks/bench_selection.py                # the comparison table (README)
+    python benchmarks/bench_selection.py                # the comparison table (about 3 minutes)
     python benchmarks/bench_selection.py --path         # mean inner-CV score path per data set
     python benchmarks/bench_selection.py --defaults     # candidate defaults of the base estimator
     python benchmarks/bench_selection.py --linear-end   # the small-scale end on the paper's data

@@ -1,6 +1,6 @@
 """Passes over the data, final objective and time of the full-batch solvers.
 
-    python benchmarks/bench_solvers.py            # every table
+    python benchmarks/bench_solvers.py            # every table (about 3 minutes on 2 cores)
     python benchmarks/bench_solvers.py --paper    # single fits on the paper's setting
     python benchmarks/bench_solvers.py --path     # the cross-validated estimator's path
     python benchmarks/bench_solvers.py --cv       # the cross-validated estimator's R² and time
