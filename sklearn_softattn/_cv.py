@@ -384,7 +384,7 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         (``alphas``, ``shrinkages``) and rule (``selection``) were chosen
         together by nested cross-validation on eighty real data sets, by a
         criterion written before the results, and are reported on 53 more
-        held out from every choice (``benchmarks/bench_panel.py``): among the
+        held out from every choice (the user guide's benchmark log): among the
         candidates that stay within 0.01 R² of the best of least squares and
         ``RidgeCV`` on every set, the cheapest of those within 0.002 of the
         largest mean gain, and if none does (as on these eighty sets), the
@@ -407,8 +407,8 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         has its own path, and its linear limit is computed in closed form;
         a fit's time is nearly proportional to the paths. The default has
         three, where the grid first chosen, ``(0.0, "auto", 1.0, 10.0)``, had
-        four: by a criterion written before the fits
-        (``benchmarks/bench_panel.py --protocol cheaper``), the cheaper
+        four: by a criterion written before the fits (the sixth protocol of
+        the user guide's benchmark log), the cheaper
         candidates were fitted on the eighty sets, and three paths took a
         median 0.75 of the passes over the data (0.75 of the time) for a
         mean R² of 0.3488 against 0.3481, with the same five sets more than
