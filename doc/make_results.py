@@ -309,6 +309,12 @@ def rewrite(path, markers, new):
                     encoding="utf-8")
 
 
+def paper_baseline():
+    """``sklearn_softattn.PAPER_BASELINE`` as keyword arguments, as the page lists it."""
+    return ", ".join(f'{name}="{value}"' if isinstance(value, str) else f"{name}={value}"
+                     for name, value in sklearn_softattn.PAPER_BASELINE.items())
+
+
 def results_page(outputs):
     """The measured part of the results page, from the commands' outputs."""
     main_out, compute_out = outputs["main"], outputs["data_and_compute"]
@@ -333,6 +339,7 @@ def results_page(outputs):
         + [f"| {s} | {d} | {'held' if h else '**not held**'} |"
            for s, d, h in r2_claims(table_rows(baselines_table))]
     )
+    baseline = paper_baseline()
     versions = (f"sklearn_softattn {sklearn_softattn.__version__}, scikit-learn "
                 f"{sklearn.__version__}, Python {platform.python_version()}, "
                 f"{os.cpu_count()} cores")
@@ -408,8 +415,8 @@ Excess risk of the linear limit `coef_`:
 
 The rows: the default is the structure-aware algorithm (spectral initialization, covariance
 preconditioner, balancing regularizer, renormalization, `gd` block steps). "Plain SGD, random
-start" is the paper's baseline (`init="random", preconditioner=None, regularization=None,
-renormalize=False, solver="sgd"`). Each other row switches one part of the default off.
+start" is the paper's baseline, `SoftmaxAttentionRegressor(**sklearn_softattn.PAPER_BASELINE)`:
+`{baseline}`. Each other row switches one part of the default off.
 
 The paper's three claims, measured from these tables:
 

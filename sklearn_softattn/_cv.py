@@ -384,7 +384,7 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         (``alphas``, ``shrinkages``) and rule (``selection``) were chosen
         together by nested cross-validation on eighty real data sets, by a
         criterion written before the results, and are reported on 53 more
-        held out from every choice (``benchmarks/bench_panel.py``): among the
+        held out from every choice (the user guide's benchmark log): among the
         candidates that stay within 0.01 R² of the best of least squares and
         ``RidgeCV`` on every set, the cheapest of those within 0.002 of the
         largest mean gain, and if none does (as on these eighty sets), the
@@ -407,8 +407,8 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         has its own path, and its linear limit is computed in closed form;
         a fit's time is nearly proportional to the paths. The default has
         three, where the grid first chosen, ``(0.0, "auto", 1.0, 10.0)``, had
-        four: by a criterion written before the fits
-        (``benchmarks/bench_panel.py --protocol cheaper``), the cheaper
+        four: by a criterion written before the fits (the sixth protocol of
+        the user guide's benchmark log), the cheaper
         candidates were fitted on the eighty sets, and three paths took a
         median 0.75 of the passes over the data (0.75 of the time) for a
         mean R² of 0.3488 against 0.3481, with the same five sets more than
@@ -460,8 +460,10 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         4096 0.934 and 8192 0.905, in 0.5-0.6 of 2048's time. On the
         paper's linear setting a larger context does help the base
         estimator at its default scale (``benchmarks/bench_context.py``: the
-        excess risk halves with each doubling); raise it, or pass ``None``,
-        where accuracy at a positive scale matters more than time.
+        excess risk of ``predict`` fell from 0.0174 at 512 tokens to 0.0073,
+        0.0061 and 0.0034 at 1024, 2048 and 4096, least squares' being
+        0.0028); raise it, or pass ``None``, where accuracy at a positive
+        scale matters more than time.
 
     init, preconditioner, regularization, renormalize, solver, learning_rate, \
 batch_size, max_iter, tol, n_iter_no_change, fit_intercept, extrapolation
@@ -475,13 +477,23 @@ batch_size, max_iter, tol, n_iter_no_change, fit_intercept, extrapolation
         int ``cv``. Pass an int for reproducible folds and fits.
 
     n_jobs : int, default=None
-        Folds fitted in parallel (joblib), and threads of the refit and of
-        ``predict``. ``None`` means 1 unless in a :func:`joblib.parallel_config`
-        context.
+        Folds fitted in parallel on joblib's worker processes, and threads of
+        the compiled kernel in the refit and in ``predict``. For the folds,
+        ``None`` means one after the other unless in a
+        :func:`joblib.parallel_config` context; each fold's kernel runs the
+        threads of :class:`SoftmaxAttentionRegressor`'s ``n_jobs=None`` where
+        the fold runs: all cores when the folds run in turn, a worker's share
+        of them in a worker process (joblib limits OpenMP there). For the
+        refit and ``predict``, ``n_jobs`` is :class:`SoftmaxAttentionRegressor`'s:
+        ``None`` means all cores, unless limited by ``OMP_NUM_THREADS``,
+        :func:`threadpoolctl.threadpool_limits` or a joblib worker process.
+        Results do not depend on it.
 
     verbose : int, default=0
-        Print the chosen point; above 1, the objective at every iteration of
-        the refit.
+        Print the chosen point; above 1, also the objective at every
+        iteration of every path point fitted, in the inner folds (before the
+        chosen point is printed; a fold fitted in a worker process prints
+        there) and in the refit (after it).
 
     Attributes
     ----------

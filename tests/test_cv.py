@@ -178,9 +178,44 @@ def test_n_jobs_gives_the_same_choice(small):
     np.testing.assert_allclose(one.predict(X), two.predict(X), rtol=1e-10)
 
 
+def test_n_jobs_gives_the_kernel_threads_of_the_refit_and_predict(small, monkeypatch):
+    # The docstring: None runs the folds in turn, every kernel call on all cores
+    # (SoftmaxAttentionRegressor's n_jobs=None); an int n_jobs sends the folds to
+    # worker processes and gives the refit's and predict's kernel that many threads.
+    from sklearn_softattn import _attention
+
+    seen = []
+    n_threads = _attention._n_threads
+    monkeypatch.setattr(_attention, "_n_threads",
+                        lambda n_jobs: seen.append(n_jobs) or n_threads(n_jobs))
+    X, y = small
+    reg = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
+    assert seen and set(seen) == {None}
+    assert n_threads(None) == _attention._openmp_effective_n_threads()  # all cores
+    seen.clear()
+    reg.predict(X)
+    assert seen and set(seen) == {None}
+    seen.clear()
+    reg = SoftmaxAttentionRegressorCV(n_jobs=2, **FAST).fit(X, y)
+    assert 2 in seen  # the refit, in this process (the folds' calls are the workers')
+    seen.clear()
+    reg.predict(X)
+    assert seen and set(seen) == {2}
+
+
 def test_verbose_prints_the_choice(linear, capsys):
     SoftmaxAttentionRegressorCV(verbose=1, **FAST).fit(*linear)
-    assert "attention_scale_=0.01" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "attention_scale_=0.01" in out
+    assert "Iteration" not in out
+
+
+def test_verbose_2_prints_the_iterations_of_the_inner_folds_and_of_the_refit(small, capsys):
+    reg = SoftmaxAttentionRegressorCV(verbose=2, **FAST).fit(*small)  # folds in turn
+    folds, choice, refit = capsys.readouterr().out.partition("attention_scale_=")
+    assert choice
+    assert folds.count("Iteration ") > reg.n_iter_  # every fold's points, three folds
+    assert refit.count("Iteration ") == reg.n_iter_ == len(reg.loss_curve_)
 
 
 @pytest.mark.parametrize("name", ["alphas", "shrinkages"])
