@@ -150,8 +150,12 @@ def cache_dir():
 
 
 def model_key(model):
-    """A short digest of a model's parameters: a changed default is a new entry."""
-    return hashlib.sha1(repr(model).encode() + repr(model.get_params()).encode()).hexdigest()[:12]
+    """A short digest of a model's parameters, nested ones included (an estimator's own
+    ``repr`` elides long ones): a changed default is a new entry."""
+    params = {name: type(value).__name__ if hasattr(value, "get_params") else value
+              for name, value in model.get_params(deep=True).items()}
+    text = type(model).__name__ + repr(sorted(params.items(), key=lambda kv: kv[0]))
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 def cached(folder, key, compute):
