@@ -359,6 +359,10 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         ``positive_only`` is False (the cross-validated estimator's folds index
         all rows; it drops them per fold with :func:`_positive_rows`).
         """
+        # scikit-learn's own message names neither y nor its shape.
+        if getattr(y, "ndim", 0) > 2:
+            raise ValueError(f"y must be 1-D (n_samples,) or 2-D (n_samples, n_targets); got "
+                             f"an array of {y.ndim} dimensions, shape {y.shape}.")
         X, y = validate_data(
             self, X, y, reset=reset, multi_output=True, y_numeric=True,
             dtype=[np.float64, np.float32],

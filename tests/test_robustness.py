@@ -151,7 +151,7 @@ BAD_INPUTS = {
                            "inconsistent numbers of samples"),
     "3d_X": (X0[:, :, None], y0, None, ValueError, "dim 3"),
     "1d_X": (X0[:, 0], y0, None, ValueError, "Expected 2D array, got 1D array"),
-    "3d_y": (X0, y0[:, None, None], None, ValueError, "y"),
+    "3d_y": (X0, y0[:, None, None], None, ValueError, r"y must be 1-D .* 3 dimensions"),
     "negative_weight": (X0, y0, _with(np.ones((30, 1)), 4, 0, -1.0)[:, 0], ValueError,
                         "Negative values in data passed to `sample_weight`"),
     "nan_weight": (X0, y0, _with(np.ones((30, 1)), 4, 0, np.nan)[:, 0], ValueError,
