@@ -69,6 +69,7 @@ from sklearn_softattn._cv import (
     attention_scale_grid,
     choose_point,
     inner_folds,
+    max_iter_grid,
     penalty_grid,
 )
 from sklearn_softattn._geometry import feature_scale, whitening
@@ -178,7 +179,7 @@ def path(datasets, n_folds):
         X, y = DATASETS[name]()
         t = time.perf_counter()
         cv_est.set_params(cv=KFold(n_folds, shuffle=True, random_state=0)).fit(X, y)
-        mean = cv_est.score_path_[:, :, 0].mean(axis=-1)
+        mean = cv_est.score_path_[:, -1, :, 0].mean(axis=-1)
         print(f"{name}: chose scale {cv_est.attention_scale_:.3g}, alpha {cv_est.alpha_:g} "
               f"({time.perf_counter() - t:.1f} s); R² at the least-squares end "
               f"{mean[0].max():.3f}; gain over it (rows: scales, columns: alphas "
@@ -220,12 +221,13 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                 # Every point of the path refitted on the outer training rows.
                 outer = _fold_scores(inner._path_params(), None, X, y[:, None],
                                      np.ones(len(y)), 1, train, test, inner.attention_scales_,
-                                     inner.alphas_, inner.shrinkages_, stop=None)
+                                     inner.max_iters_, inner.alphas_, inner.shrinkages_,
+                                     stop=None)
             ls = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
             least_squares.append(ls)
             for rule in selections:
-                i, j, k = choose_point(inner.score_path_, rule)
-                gains[rule].append(outer[i, j, k] - ls)
+                i, t, j, k = choose_point(inner.score_path_, rule)
+                gains[rule].append(outer[i, t, j, k] - ls)
                 choices[rule].append(f"{inner.attention_scales_[i]:.2g}/{inner.alphas_[j]:g}"
                                      f"/{_label(inner.shrinkages_[k])}")
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | {np.mean(least_squares):.3f} | "
@@ -295,7 +297,8 @@ def full_paths(X, y):
             with Recorder() as rec, warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 scores.append(_fold_scores(est._path_params(), None, X, Y, w, y_ndim, train,
-                                           test, scales, alphas, shrinkages))
+                                           test, scales, max_iter_grid(est.max_iters), alphas,
+                                           shrinkages))
         finally:
             _cv.attention_path = path
         passes.append(np.reshape(per_point, (len(alphas), len(shrinkages), len(scales)))

@@ -57,7 +57,7 @@ X, y = np.delete(wine.data, target, axis=1), wine.data[:, target]
 X_train, X_test, y_train, y_test, cultivar_train, cultivar_test = train_test_split(
     X, y, wine.target, random_state=0)
 
-small = dict(attention_scales=[0.0, 1.0], shrinkages=[0.0], cv=3, max_iter=30) if QUICK else {}
+small = dict(attention_scales=[0.0, 1.0], shrinkages=[0.0], cv=3, max_iters=30) if QUICK else {}
 models = {
     "least squares": LinearRegression(),
     "attention, default scale": SoftmaxAttentionRegressor(random_state=0),

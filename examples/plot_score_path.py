@@ -50,7 +50,7 @@ warnings.simplefilter("ignore", ConvergenceWarning)
 # The defaults: the linear limit (0) and 7 scales from 0.01 to 10,
 # ``alphas=(0,)``, ``shrinkages=(0, "auto", 10)``, 5 shuffled folds.
 n_samples = 150 if QUICK else 400
-small = dict(attention_scales=5, cv=3, max_iter=30) if QUICK else {}
+small = dict(attention_scales=5, cv=3, max_iters=30) if QUICK else {}
 datasets = {
     "linear (Gaussian design, d = 10)": make_gaussian_regression(
         n_samples, 10, 1, noise=1.0, random_state=0),
@@ -60,8 +60,9 @@ fitted = {}
 for name, (X, y) in datasets.items():
     fitted[name] = SoftmaxAttentionRegressorCV(**small, random_state=0).fit(X, y)
     reg = fitted[name]
-    mean = reg.score_path_.mean(axis=-1)  # (scales, alphas, shrinkages)
+    mean = reg.score_path_.mean(axis=-1)  # (scales, max_iters, alphas, shrinkages)
     chosen = mean[list(reg.attention_scales_).index(reg.attention_scale_),
+                  list(reg.max_iters_).index(reg.max_iter_),
                   list(reg.alphas_).index(reg.alpha_),
                   list(reg.shrinkages_).index(reg.shrinkage_)]
     print(f"{name}: attention_scale_={reg.attention_scale_:.3g}, alpha_={reg.alpha_:g}, "

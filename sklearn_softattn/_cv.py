@@ -33,7 +33,7 @@ from ._estimator import (
     linear_limit,
     solve,
 )
-from ._geometry import renormalize
+from ._geometry import change_basis, renormalize
 
 # The grid of attention scales when only its length is given: the linear limit
 # (0), then geometrically from nearly linear attention to a sharp, local smoother.
@@ -51,6 +51,18 @@ def attention_scale_grid(attention_scales):
             f"non-negative finite values; got {attention_scales!r}."
         )
     return np.unique(scales)  # sorted
+
+
+def max_iter_grid(max_iters):
+    """The ascending grid of iteration counts: positive ints, without repeats."""
+    grid = np.atleast_1d(np.asarray(max_iters))
+    if (grid.ndim != 1 or grid.size == 0 or grid.dtype.kind not in "iu"
+            or not np.all(grid >= 1)):
+        raise ValueError(
+            "max_iters must be a positive int or a non-empty 1-D array-like of positive "
+            f"ints; got {max_iters!r}."
+        )
+    return np.unique(grid).astype(int)  # sorted
 
 
 def penalty_grid(values, name):
@@ -127,10 +139,25 @@ class PathPoint(NamedTuple):
     n_iter: int
     converged: bool
     loss_curve: list
+    iterates: list
+
+
+def _recording_hook(on_iteration, checkpoints, problem, iterates):
+    """``on_iteration(K, V)`` that also appends to ``iterates`` the raw ``(K, V)``
+    after each iteration count of ``checkpoints``, then passes the call on."""
+    counted = {"n": 0}
+
+    def hook(K, V):
+        counted["n"] += 1
+        if counted["n"] in checkpoints:
+            iterates.append(change_basis(K.copy(), V.copy(), problem.T))
+        return on_iteration is not None and on_iteration(K, V)
+
+    return hook
 
 
 def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=None,
-                   task=None, y_ndim=1):
+                   task=None, y_ndim=1, checkpoints=None, last_max_iter=None):
     """Fit the attention layer along ascending ``scales``, each point from the last.
 
     As :func:`sklearn.linear_model.lasso_path` is to ``LassoCV``: a plain
@@ -149,7 +176,8 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
     params : dict
         :class:`SoftmaxAttentionRegressor`'s parameters (``alpha``,
         ``shrinkage``, ``solver``, ``max_iter``, ...; as ``get_params``
-        gives them); ``attention_scale`` is each point's.
+        gives them); ``attention_scale`` is each point's, and ``max_iter``
+        the iterations of each point.
     K0, V0 : ndarrays of shape (n_features, n_features) and (n_targets, n_features), default=None
         Raw parameters to start the first point from.
     random_state : int, RandomState instance or None, default=None
@@ -160,35 +188,52 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
         iterations a subtask of the point's.
     y_ndim : int, default=1
         The dimensions of ``y``, for the models the callbacks see.
+    checkpoints : sequence of int, default=None
+        Increasing iteration counts, at most ``params["max_iter"]``: each
+        point's ``iterates`` holds its raw ``(K, V)`` after each of them (the
+        final iterate where the solver stopped before). None: the final
+        iterate only.
+    last_max_iter : int, default=None
+        The iterations of the last point, if not ``params["max_iter"]``
+        (the refit of a count chosen at one point of the path).
 
     Yields
     ------
     point : PathPoint
         Per scale, the raw ``(K, V)`` (at scale 0, a pair on the ray whose
         limit it is: pass ``linear=True`` to :func:`_fitted_attributes`), the
-        number of iterations, whether the stopping rule was met and the loss
-        curve. Stop iterating to leave the remaining points unfitted.
+        number of iterations, whether the stopping rule was met, the loss
+        curve and the iterates at ``checkpoints``. Stop iterating to leave
+        the remaining points unfitted.
     """
     rng = check_random_state(random_state)
     task = Task(None, None) if task is None else task
+    checkpoints = [params["max_iter"]] if checkpoints is None else list(checkpoints)
     K, V = K0, V0
-    for scale in scales:
+    for s, scale in enumerate(scales):
         point_params = {**params, "attention_scale": scale}
         if scale == 0:
             # The linear limit, in closed form; the next point starts afresh.
-            yield PathPoint(*linear_limit(problem, point_params), 1, True, [])
+            K_lin, V_lin = linear_limit(problem, point_params)
+            yield PathPoint(K_lin, V_lin, 1, True, [], [(K_lin, V_lin)] * len(checkpoints))
             continue
         if K is None:
             K, V = initial_params(problem, point_params, rng)
         else:
             K, V = renormalize(K, V, scale, problem.W_inv)
-        point = task.subtask(f"attention_scale={scale:.3g}", params["max_iter"])
+        max_iter = (last_max_iter if last_max_iter is not None and s == len(scales) - 1
+                    else params["max_iter"])
+        point = task.subtask(f"attention_scale={scale:.3g}", max_iter)
+        iterates = []
+        hook = _recording_hook(_iteration_hook(point, problem, y_ndim), set(checkpoints),
+                               problem, iterates)
         K, V, progress, converged, _ = solve(
-            problem, K, V, point_params, rng, max_iter=params["max_iter"], loss_curve=[],
-            on_iteration=_iteration_hook(point, problem, y_ndim),
+            problem, K, V, point_params, rng, max_iter=max_iter, loss_curve=[],
+            on_iteration=hook,
         )
         point.end()
-        yield PathPoint(K, V, progress.n_iter, converged, progress.loss_curve)
+        iterates += [(K, V)] * (len(checkpoints) - len(iterates))
+        yield PathPoint(K, V, progress.n_iter, converged, progress.loss_curve, iterates)
 
 
 # The score of a point left unfitted because its path stopped early (see
@@ -238,7 +283,7 @@ def scorable(score_path):
 
 
 def choose_point(score_path, selection="2se"):
-    """Indices ``(scale, alpha, shrinkage)`` of the chosen point of a score path.
+    """Indices ``(scale, max_iter, alpha, shrinkage)`` of the chosen point of a score path.
 
     ``"best"``: the highest mean score over the folds (the first maximum: the
     smallest scale, then the smallest alpha and shrinkage indices).
@@ -246,7 +291,8 @@ def choose_point(score_path, selection="2se"):
     one (two) standard errors of the best, the errors being those of the
     fold-by-fold differences to the best point (paired, so that folds which
     are harder for every point do not widen them); at that scale, the
-    ``(alpha, shrinkage)`` with the highest mean. Selection noise then tips
+    close point of the other axes (iteration count, alpha, shrinkage) with
+    the highest mean. Selection noise then tips
     towards the linear end, not away from it. A point whose mean is below the
     best of the linear end (the first scale) is never close: a fit that fails
     on one fold widens its own standard error, and must not become the choice
@@ -255,15 +301,15 @@ def choose_point(score_path, selection="2se"):
 
     Parameters
     ----------
-    score_path : ndarray of shape (n_scales, n_alphas, n_shrinkages, n_folds)
+    score_path : ndarray of shape (n_scales, n_max_iters, n_alphas, n_shrinkages, n_folds)
         Validation scores, larger is better; scales in increasing order. (Any
         number of grid axes after the scales' will do.)
     selection : {"2se", "1se", "best"}, default="2se"
 
     Returns
     -------
-    scale_index, alpha_index, shrinkage_index : int
-        One index per grid axis.
+    indices : tuple of int
+        One index per grid axis: the scale's first.
     """
     points, folds = scorable(score_path)
     if not points.any():
@@ -300,47 +346,54 @@ def _point_model(params, attributes, n_features):
     return model
 
 
-def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales, alphas,
-                 shrinkages, task=None, stop=None):
-    """Validation scores (n_scales, n_alphas, n_shrinkages) of one fold: one
-    problem, one :func:`attention_path` per ``(alpha, shrinkage)``.
+def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
+                 max_iters, alphas, shrinkages, task=None, stop=None):
+    """Validation scores (n_scales, n_max_iters, n_alphas, n_shrinkages) of one fold:
+    one problem, one :func:`attention_path` per ``(alpha, shrinkage)``, each point
+    run to the largest of ``max_iters`` and scored after each of them.
 
     ``params`` are :class:`SoftmaxAttentionRegressor`'s (each path's
     ``alpha`` and ``shrinkage`` its own); ``scorer`` is a scorer, called with
     a model fitted at each point, or None for R², computed from the point's
     parameters without a model. A score that is not finite is NaN: the point
     could not be scored. ``stop=(margin, count)``: a path stops once its
-    validation R² has stayed more than ``margin`` below its best so far at
-    ``count`` consecutive points, and its remaining points score
-    :data:`SKIPPED`; with ``stop=None`` (as for the outer scores of a
-    benchmark) every point is fitted. ``task`` is
-    the fold's, for the callbacks: each path is a subtask of it.
+    best validation R² over ``max_iters`` has stayed more than ``margin``
+    below its best so far at ``count`` consecutive points, and its remaining
+    points score :data:`SKIPPED`; with ``stop=None`` (as for the outer scores
+    of a benchmark) every point is fitted. ``task`` is the fold's, for the
+    callbacks: each path is a subtask of it.
     """
     rng = check_random_state(params["random_state"])
     problem = _problem(params, X[train], Y[train], sample_weight[train], rng)
     X_test, y_test = X[test], (Y[test, 0] if y_ndim == 1 else Y[test])
     w_test = sample_weight[test]
     task = Task(None, None) if task is None else task
-    scores = np.full((len(scales), len(alphas), len(shrinkages)), SKIPPED)
+    scores = np.full((len(scales), len(max_iters), len(alphas), len(shrinkages)), SKIPPED)
     for (a, alpha), (r, shrinkage) in product(enumerate(alphas), enumerate(shrinkages)):
         path_params = {**params, "alpha": alpha, "shrinkage": shrinkage}
         path = task.subtask(f"alpha={alpha:.3g}, shrinkage={_label(shrinkage)}", len(scales))
         stopped = None if stop is None else PathStop(*stop)
-        for s, point in enumerate(attention_path(problem, scales, path_params, random_state=rng,
-                                                 task=path, y_ndim=y_ndim)):
-            attributes = _fitted_attributes(point.K, point.V, problem, y_ndim, scales[s] == 0)
-            r2 = np.nan
-            if scorer is None or (stop is not None and len(test) > 1):
-                # (R² needs two rows: with one, r2_score warns and gives NaN.)
-                r2 = r2_score(y_test, layer_predict(attributes, X_test, params["n_jobs"],
-                                                    params["extrapolation"]),
-                              sample_weight=w_test)
-            score = r2 if scorer is None else scorer(
-                _point_model({**path_params, "attention_scale": scales[s]}, attributes,
-                             X.shape[1]),
-                X_test, y_test, sample_weight=w_test)
-            scores[s, a, r] = score if np.isfinite(score) else np.nan
-            if stopped is not None and stopped(r2):
+        points = attention_path(problem, scales, path_params, random_state=rng, task=path,
+                                y_ndim=y_ndim, checkpoints=max_iters)
+        for s, point in enumerate(points):
+            r2 = np.full(len(max_iters), np.nan)
+            for t, (K, V) in enumerate(point.iterates):
+                if t > 0 and point.iterates[t] is point.iterates[t - 1]:  # the solver had stopped
+                    scores[s, t, a, r], r2[t] = scores[s, t - 1, a, r], r2[t - 1]
+                    continue
+                attributes = _fitted_attributes(K, V, problem, y_ndim, scales[s] == 0)
+                if scorer is None or (stop is not None and len(test) > 1):
+                    # (R² needs two rows: with one, r2_score warns and gives NaN.)
+                    r2[t] = r2_score(y_test, layer_predict(attributes, X_test, params["n_jobs"],
+                                                           params["extrapolation"]),
+                                     sample_weight=w_test)
+                score = r2[t] if scorer is None else scorer(
+                    _point_model({**path_params, "attention_scale": scales[s],
+                                  "max_iter": max_iters[t]}, attributes, X.shape[1]),
+                    X_test, y_test, sample_weight=w_test)
+                scores[s, t, a, r] = score if np.isfinite(score) else np.nan
+            if stopped is not None and stopped(np.nanmax(r2) if np.isfinite(r2).any()
+                                               else np.nan):
                 break
         path.end()
     task.end()
@@ -417,6 +470,18 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         of eight nonlinear synthetic fits, which that panel cannot show;
         three paths matched four there within 0.001.)
 
+    max_iters : int or array-like of shape (n_max_iters,), default=200
+        Iteration counts of the solver to try at every point of the path, a
+        hyperparameter like the others: each point runs to the largest and
+        is scored after each of them, its stopping rule (``tol``,
+        ``n_iter_no_change``) still applying, and the next point starts from
+        its last iterate. As boosting's and an MLP's early stopping choose
+        their iterations on held-out rows, the chosen count is the refit's
+        at the chosen point (``max_iter_``): on real data the validation
+        score of a sharp point often peaks long before the solver's
+        convergence, so fewer iterations are a regularizer as well as a
+        saving. An int: that count only.
+
     cv : int, cross-validation generator or iterable, default=5
         Folds. An int (or None, 5) is
         ``KFold(cv, shuffle=True, random_state=random_state)``: shuffled, as
@@ -466,10 +531,10 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         scale matters more than time.
 
     init, preconditioner, regularization, renormalize, solver, learning_rate, \
-batch_size, max_iter, tol, n_iter_no_change, fit_intercept, extrapolation
-        As in :class:`SoftmaxAttentionRegressor`; ``max_iter`` and ``tol``
-        apply to every point of the path, and ``extrapolation`` to the
-        validation rows that score it as to ``predict``.
+batch_size, tol, n_iter_no_change, fit_intercept, extrapolation
+        As in :class:`SoftmaxAttentionRegressor`; ``tol`` applies to every
+        point of the path, and ``extrapolation`` to the validation rows that
+        score it as to ``predict``.
 
     random_state : int, RandomState instance or None, default=None
         As in :class:`SoftmaxAttentionRegressor`; every fold and the refit
@@ -515,10 +580,16 @@ batch_size, max_iter, tol, n_iter_no_change, fit_intercept, extrapolation
     shrinkages_ : ndarray of shape (n_shrinkages,)
         The ridge penalties tried (of dtype object when they hold ``"auto"``).
 
-    score_path_ : ndarray of shape (n_scales, n_alphas, n_shrinkages, n_folds)
-        Validation score of every path point on every fold (as
-        ``ElasticNetCV.mse_path_`` holds one per ``l1_ratio``, alpha and
-        fold). NaN where a point could not be scored (a fold too small for
+    max_iter_ : int
+        The chosen iteration count of the chosen point.
+
+    max_iters_ : ndarray of shape (n_max_iters,)
+        The iteration counts tried, increasing.
+
+    score_path_ : ndarray of shape (n_scales, n_max_iters, n_alphas, n_shrinkages, n_folds)
+        Validation score of every path point after every iteration count on
+        every fold (as ``ElasticNetCV.mse_path_`` holds one per
+        ``l1_ratio``, alpha and fold). NaN where a point could not be scored (a fold too small for
         R², say, or a scorer that gives a value that is not finite): that
         leaves its point, or a fold where no point has one, out of the
         choice, with a warning. -inf where the point was not fitted: along
@@ -576,10 +647,11 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         **{
             name: constraint
             for name, constraint in SoftmaxAttentionRegressor._parameter_constraints.items()
-            if name not in ("attention_scale", "alpha", "shrinkage", "early_stopping",
-                            "validation_fraction", "warm_start")
+            if name not in ("attention_scale", "alpha", "shrinkage", "max_iter",
+                            "early_stopping", "validation_fraction", "warm_start")
         },
         "attention_scales": [Interval(Integral, 1, None, closed="left"), "array-like"],
+        "max_iters": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "alphas": ["array-like"],
         "shrinkages": ["array-like"],
         "cv": ["cv_object"],
@@ -603,7 +675,7 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         solver="gd",
         learning_rate="auto",
         batch_size="auto",
-        max_iter=200,
+        max_iters=200,
         tol=1e-4,
         n_iter_no_change=10,
         max_context=1024,
@@ -626,7 +698,7 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.solver = solver
         self.learning_rate = learning_rate
         self.batch_size = batch_size
-        self.max_iter = max_iter
+        self.max_iters = max_iters
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
         self.max_context = max_context
@@ -652,30 +724,32 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         # Skipped points (-inf) are left out too, but are no failure.
         failed = np.isnan(self.score_path_[..., folds]).any(axis=-1)
         left_out = [
-            f"(attention_scale={self.attention_scales_[s]:.3g}, alpha={self.alphas_[a]:.3g}, "
-            f"shrinkage={_label(self.shrinkages_[r])})"
-            for s, a, r in zip(*np.nonzero(failed))
+            f"(attention_scale={self.attention_scales_[s]:.3g}, max_iter={self.max_iters_[t]}, "
+            f"alpha={self.alphas_[a]:.3g}, shrinkage={_label(self.shrinkages_[r])})"
+            for s, t, a, r in zip(*np.nonzero(failed))
         ]
         if left_out:
             warnings.warn("SoftmaxAttentionRegressorCV: path point(s) "
                           f"{', '.join(left_out)} left out of the choice: {why}.", UserWarning)
 
     def _grid(self):
-        """The checked grid: the scales (ascending), the alphas (only the first
-        without a balancing regularizer) and the shrinkages."""
+        """The checked grid: the scales and the iteration counts (ascending), the
+        alphas (only the first without a balancing regularizer) and the shrinkages."""
         alphas = penalty_grid(self.alphas, "alphas")
-        return (attention_scale_grid(self.attention_scales),
+        return (attention_scale_grid(self.attention_scales), max_iter_grid(self.max_iters),
                 alphas if self.regularization is not None else alphas[:1],
                 shrinkage_grid(self.shrinkages))
 
     def _path_params(self, n_jobs=None):
-        """The parameters of :class:`SoftmaxAttentionRegressor` that the paths share."""
+        """The parameters of :class:`SoftmaxAttentionRegressor` that the paths share
+    (``max_iter``: the largest count, which every point but a refit's last runs)."""
         shared = {
             name: getattr(self, name)
             for name in SoftmaxAttentionRegressor._parameter_constraints
             if name in self._parameter_constraints
         }
-        shared.update(n_jobs=n_jobs, verbose=max(self.verbose - 1, 0))
+        shared.update(n_jobs=n_jobs, verbose=max(self.verbose - 1, 0),
+                      max_iter=int(max_iter_grid(self.max_iters)[-1]))
         return shared
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -700,7 +774,7 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
-        scales, alphas, shrinkages = self._grid()
+        scales, max_iters, alphas, shrinkages = self._grid()
         y_split = Y[:, 0] if y_ndim == 1 else Y
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)
@@ -716,23 +790,30 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             SoftmaxAttentionRegressor(**params), scoring=self.scoring)
         scores = Parallel(n_jobs=self.n_jobs)(
             delayed(_fold_scores)(params, scorer, X, Y, sample_weight, y_ndim, train, test,
-                                  scales, alphas, shrinkages, fold_task, stop=EARLY_STOP)
+                                  scales, max_iters, alphas, shrinkages, fold_task,
+                                  stop=EARLY_STOP)
             for (train, test), fold_task in zip(folds, fold_tasks)
         )
         self.score_path_ = np.stack(scores, axis=-1)
-        self.attention_scales_, self.alphas_, self.shrinkages_ = scales, alphas, shrinkages
+        self.attention_scales_, self.max_iters_ = scales, max_iters
+        self.alphas_, self.shrinkages_ = alphas, shrinkages
         self._warn_unscorable()
-        best_scale, best_alpha, best_shrinkage = choose_point(self.score_path_, self.selection)
+        best_scale, best_iter, best_alpha, best_shrinkage = choose_point(self.score_path_,
+                                                                         self.selection)
         self.attention_scale_ = float(scales[best_scale])
+        self.max_iter_ = int(max_iters[best_iter])
         self.alpha_ = float(alphas[best_alpha])
         self.shrinkage_ = shrinkages[best_shrinkage]
         if not isinstance(self.shrinkage_, str):
             self.shrinkage_ = float(self.shrinkage_)
         if self.verbose:
-            print(f"attention_scale_={self.attention_scale_:.4g}, alpha_={self.alpha_:.4g}, "
-                  f"shrinkage_={_label(self.shrinkage_)}, mean validation score "
-                  f"{self.score_path_[best_scale, best_alpha, best_shrinkage].mean():.6g}")
+            print(f"attention_scale_={self.attention_scale_:.4g}, max_iter_={self.max_iter_}, "
+                  f"alpha_={self.alpha_:.4g}, shrinkage_={_label(self.shrinkage_)}, mean "
+                  "validation score "
+                  f"{self.score_path_[best_scale, best_iter, best_alpha, best_shrinkage].mean():.6g}")
 
+        # The refit follows the folds' path: every point before the chosen one runs
+        # the largest count, as in the folds, and the chosen point its own count.
         params = {**self._path_params(self.n_jobs), "alpha": self.alpha_,
                   "shrinkage": self.shrinkage_}
         rng = check_random_state(self.random_state)
@@ -740,15 +821,17 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.n_iter_, self.loss_curve_ = 0, []
         refit = task.subtask("refit", best_scale + 1)
         for point in attention_path(problem, scales[: best_scale + 1], params, random_state=rng,
-                                    task=refit, y_ndim=y_ndim):
+                                    task=refit, y_ndim=y_ndim, last_max_iter=self.max_iter_):
             self.n_iter_ += point.n_iter
             self.loss_curve_ += point.loss_curve
         refit.end()
-        if not point.converged:
+        # A count below the largest was chosen for its validation score: stopping
+        # there is the choice, not a failure to converge.
+        if not point.converged and self.max_iter_ == max_iters[-1]:
             warnings.warn(
-                f"SoftmaxAttentionRegressorCV: maximum iterations ({self.max_iter}) "
+                f"SoftmaxAttentionRegressorCV: maximum iterations ({self.max_iter_}) "
                 "reached before the stopping rule was met in the refit at "
-                f"attention_scale={self.attention_scale_:.4g}. Increase max_iter or tol.",
+                f"attention_scale={self.attention_scale_:.4g}. Increase max_iters or tol.",
                 ConvergenceWarning,
             )
         self._store(point.K, point.V, problem, y_ndim, linear=self.attention_scale_ == 0)

@@ -90,7 +90,7 @@ class ScorePathDisplay:
     >>> from sklearn.datasets import make_friedman1
     >>> from sklearn_softattn import ScorePathDisplay, SoftmaxAttentionRegressorCV
     >>> X, y = make_friedman1(n_samples=150, noise=0.5, random_state=0)
-    >>> reg = SoftmaxAttentionRegressorCV(attention_scales=3, cv=3, max_iter=20,
+    >>> reg = SoftmaxAttentionRegressorCV(attention_scales=3, cv=3, max_iters=20,
     ...                                   random_state=0).fit(X, y)
     >>> display = ScorePathDisplay.from_estimator(reg)
     >>> len(display.lines_)  # one per (alpha, shrinkage) of the default grid
@@ -216,9 +216,10 @@ class ScorePathDisplay:
                 f"SoftmaxAttentionRegressorCV; got {type(estimator).__name__}."
             )
         scales = estimator.attention_scales_
-        # One line per (alpha, shrinkage), in the order of score_path_'s axes,
+        # One line per (max_iter, alpha, shrinkage), in the order of score_path_'s axes,
         # labelled by the parameters that vary (all of them if none does).
-        grids = {"alpha": (estimator.alphas_, estimator.alpha_),
+        grids = {"max_iter": (estimator.max_iters_, estimator.max_iter_),
+                 "alpha": (estimator.alphas_, estimator.alpha_),
                  "shrinkage": (estimator.shrinkages_, estimator.shrinkage_)}
         combinations = list(itertools.product(*(values for values, _ in grids.values())))
         shown = [k for k, (values, _) in enumerate(grids.values()) if len(values) > 1]

@@ -191,7 +191,7 @@ def test_cross_validated_path_reports_folds_paths_points_and_iterations(n_jobs):
     X, y = make_data()
     cv = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], alphas=[0.1, 1.0],
                                      shrinkages=[0.0, 0.1], cv=2,
-                                     max_iter=3, tol=0, random_state=0, n_jobs=n_jobs)
+                                     max_iters=3, tol=0, random_state=0, n_jobs=n_jobs)
     plain = clone(cv).fit(X, y)
     monitor = callback.ScoringMonitor(scoring="r2")
     watched = clone(cv).set_callbacks(monitor).fit(X, y)

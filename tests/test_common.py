@@ -15,7 +15,7 @@ from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor, SoftmaxA
         # A shorter path and fewer folds, as scikit-learn runs its own iterative
         # estimators with fewer iterations in these checks.
         SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], alphas=[0.0, 10.0], cv=3,
-                                    max_iter=50),
+                                    max_iters=50),
     ]
 )
 def test_sklearn_compatible_estimator(estimator, check):

@@ -17,7 +17,7 @@ from sklearn_softattn.datasets import make_gaussian_regression
 # The one-standard-error rule, which some tests below rely on: the default ("best")
 # chooses a sharper point wherever it scores higher, however little.
 FAST = dict(attention_scales=[0.01, 0.5, 2.0], alphas=[0.0, 10.0], shrinkages=[0.0], cv=3,
-            selection="1se", max_iter=100, random_state=0)
+            selection="1se", max_iters=100, random_state=0)
 
 
 @pytest.fixture(scope="module")
@@ -88,9 +88,10 @@ def test_choose_point_takes_the_best_alpha_and_shrinkage_at_the_chosen_scale():
 def test_score_path_and_chosen_point(friedman, fitted):
     X, y = friedman
     reg = fitted
-    assert reg.score_path_.shape == (3, 2, 1, 3)
-    s, a, r = choose_point(reg.score_path_)
+    assert reg.score_path_.shape == (3, 1, 2, 1, 3)
+    s, t, a, r = choose_point(reg.score_path_)
     assert reg.attention_scale_ == reg.attention_scales_[s]
+    assert reg.max_iter_ == reg.max_iters_[t] == 100
     assert reg.alpha_ == reg.alphas_[a] and reg.shrinkage_ == reg.shrinkages_[r] == 0
     # The refit is the model at the chosen point: a sharper scale than least squares'.
     assert reg.attention_scale_ > 0.01
@@ -124,7 +125,7 @@ def test_refit_follows_the_path_of_the_base_estimator(friedman, fitted):
     """A one-point path is the base estimator fitted at that point."""
     X, y = friedman
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.5], alphas=[1.0], shrinkages=[0.1],
-                                      cv=2, max_iter=20, random_state=0).fit(X, y)
+                                      cv=2, max_iters=20, random_state=0).fit(X, y)
     base = SoftmaxAttentionRegressor(0.5, alpha=1.0, shrinkage=0.1, max_iter=20,
                                      random_state=0).fit(X, y)
     np.testing.assert_allclose(reg.key_query_, base.key_query_, rtol=1e-12)
@@ -145,7 +146,7 @@ def test_scoring_changes_the_criterion(small):
 def test_regularization_none_tries_one_alpha(small):
     X, y = small
     reg = SoftmaxAttentionRegressorCV(regularization=None, **FAST).fit(X, y)
-    assert reg.score_path_.shape == (3, 1, 1, 3) and reg.alphas_.tolist() == [0.0]
+    assert reg.score_path_.shape == (3, 1, 1, 1, 3) and reg.alphas_.tolist() == [0.0]
 
 
 def test_multi_output_weights_and_pandas():
@@ -167,7 +168,7 @@ def test_pipeline_nested_cross_validation_and_grid_search(small):
     search = GridSearchCV(SoftmaxAttentionRegressorCV(**FAST),
                           {"selection": ["2se", "best"]}, cv=2).fit(X, y)
     assert search.best_score_ > 0.5
-    assert search.best_estimator_.score_path_.shape == (3, 2, 1, 3)
+    assert search.best_estimator_.score_path_.shape == (3, 1, 2, 1, 3)
 
 
 def test_n_jobs_gives_the_same_choice(small):
@@ -226,7 +227,7 @@ def test_bad_penalty_grids_are_rejected(linear, name):
 
 
 def test_auto_shrinkage_in_a_grid_and_bad_strings(linear):
-    kw = dict(FAST, attention_scales=[0.0, 1.0], alphas=[0.0], max_iter=5)
+    kw = dict(FAST, attention_scales=[0.0, 1.0], alphas=[0.0], max_iters=5)
     reg = SoftmaxAttentionRegressorCV(**dict(kw, shrinkages=(0.0, "auto"))).fit(*linear)
     assert list(reg.shrinkages_) == [0.0, "auto"] and reg.shrinkage_ in (0.0, "auto")
     for bad in ("fast", ["auto", "fast"], ["auto", -1.0], ["auto", np.nan]):
@@ -240,11 +241,11 @@ def test_auto_linear_limit_is_ridgecv_on_each_folds_training_rows():
     X, y = make_gaussian_regression(80, 12, 1, noise=1.0, random_state=0)
     cv = KFold(4, shuffle=True, random_state=0)
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], alphas=[0.0],
-                                      shrinkages=["auto"], cv=cv, max_iter=5,
+                                      shrinkages=["auto"], cv=cv, max_iters=5,
                                       random_state=0).fit(X, y)
     ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
     expected = cross_val_score(ridge, X, y, cv=cv)
-    np.testing.assert_allclose(reg.score_path_[0, 0, 0], expected, rtol=1e-9)
+    np.testing.assert_allclose(reg.score_path_[0, 0, 0, 0], expected, rtol=1e-9)
     if reg.attention_scale_ == 0:
         np.testing.assert_allclose(reg.predict(X), ridge.fit(X, y).predict(X), rtol=1e-9)
 
@@ -252,7 +253,7 @@ def test_auto_linear_limit_is_ridgecv_on_each_folds_training_rows():
 def test_int_cv_is_shuffled_and_seeded_a_splitter_is_used_as_given(small):
     X, y = small
     X, y = X[:40], y[:40]
-    kw = dict(FAST, max_iter=5)
+    kw = dict(FAST, max_iters=5)
     reg = SoftmaxAttentionRegressorCV(**dict(kw, cv=4)).fit(X, y)
     given = SoftmaxAttentionRegressorCV(**dict(kw, cv=KFold(4, shuffle=True, random_state=0)))
     np.testing.assert_array_equal(reg.score_path_, given.fit(X, y).score_path_)
@@ -295,7 +296,7 @@ def test_an_unscorable_point_is_left_out_with_a_warning(small):
     def sharp_fails(estimator, X, y, sample_weight=None):
         return np.nan if estimator.attention_scale > 1 else estimator.score(X, y, sample_weight)
 
-    with pytest.warns(UserWarning, match=r"\(attention_scale=2, alpha=0, shrinkage=0\)"):
+    with pytest.warns(UserWarning, match=r"\(attention_scale=2, max_iter=100, alpha=0, shrinkage=0\)"):
         reg = SoftmaxAttentionRegressorCV(**dict(FAST, scoring=sharp_fails)).fit(X, y)
     assert np.all(np.isnan(reg.score_path_[2])) and reg.attention_scale_ < 2
     assert choose_point(np.array([[[0.5, np.nan]], [[0.9, 0.9]]])[:, :, None], "best") == (1, 0, 0)
@@ -315,7 +316,7 @@ def test_nothing_the_caller_passed_is_modified(small):
     alphas, shrinkages, scales = np.array([1.0, 0.0]), np.array([0.1, 0.0]), np.array([2.0, 0.01])
     folds = list(KFold(3, shuffle=True, random_state=0).split(X))
     copies = [a.copy() for a in (X, y, w, alphas, shrinkages, scales)]
-    reg = SoftmaxAttentionRegressorCV(scales, alphas, shrinkages, cv=folds, max_iter=5).fit(
+    reg = SoftmaxAttentionRegressorCV(scales, alphas, shrinkages, cv=folds, max_iters=5).fit(
         X, y, sample_weight=w)
     for before, after in zip(copies, (X, y, w, alphas, shrinkages, scales)):
         np.testing.assert_array_equal(before, after)
@@ -418,7 +419,7 @@ def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear, monkeypa
     margin, count = _cv.EARLY_STOP
     assert count == 1  # (the check below is of one point)
     params = dict(attention_scales=[0.01, 3.0, 10.0, 30.0], alphas=[0.0], shrinkages=[0.0],
-                  cv=3, max_iter=30, random_state=0)
+                  cv=3, max_iters=30, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         warnings.simplefilter("error", UserWarning)
@@ -427,11 +428,11 @@ def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear, monkeypa
         full = SoftmaxAttentionRegressorCV(**params).fit(X, y).score_path_
     path = reg.score_path_
     for fold in range(3):
-        scores = full[:, 0, 0, fold]
+        scores = full[:, 0, 0, 0, fold]
         fallen = scores < np.maximum.accumulate(scores) - margin
         stop = np.flatnonzero(fallen)[0] if fallen[:-1].any() else len(scores) - 1
-        np.testing.assert_array_equal(path[: stop + 1, 0, 0, fold], scores[: stop + 1])
-        assert np.all(path[stop + 1:, 0, 0, fold] == -np.inf)
+        np.testing.assert_array_equal(path[: stop + 1, 0, 0, 0, fold], scores[: stop + 1])
+        assert np.all(path[stop + 1:, 0, 0, 0, fold] == -np.inf)
     assert np.isneginf(path).any() and not np.isnan(path).any()  # this data set stops early
     assert reg.attention_scale_ == 0.01
     # A skipped point is never chosen, even with every fitted point worse.
@@ -456,7 +457,7 @@ def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         reg = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], alphas=[0.0],
-                                          shrinkages=[0.0], cv=2, max_iter=30,
+                                          shrinkages=[0.0], cv=2, max_iters=30,
                                           random_state=0).fit(X, y)
     chosen = both[reg.attention_scales_.tolist().index(reg.attention_scale_)]
     np.testing.assert_array_equal(reg.key_query_, chosen.K)
@@ -513,3 +514,85 @@ def test_path_stop_fires_after_count_consecutive_falls_below_the_best_so_far():
     verdicts = [stop(r2) for r2 in (0.2, 0.5, 0.45, 0.3, 0.42, float("nan"), 0.1, 0.35)]
     assert verdicts == [False] * 7 + [True]
     assert stop.best == 0.5
+
+
+# --- the iteration count, chosen on the folds -----------------------------------------
+
+
+@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
+def test_checkpoints_are_the_iterates_of_shorter_runs(small, solver):
+    """A point's iterate after c iterations is exactly a run of c iterations, and the
+    last point of a path may run its own count (the refit's)."""
+    X, y = small
+    params = SoftmaxAttentionRegressor(alpha=0.0, max_iter=12, tol=0, solver=solver,
+                                       random_state=0).get_params()
+    problem = _cv._problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
+    long = list(_cv.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 12]))
+    assert [len(p.iterates) for p in long] == [2, 2, 2]
+    np.testing.assert_array_equal(long[2].iterates[1][0], long[2].K)
+    for s in (1, 2):
+        short = list(_cv.attention_path(problem, [0.0, 0.3, 1.0][: s + 1], params,
+                                        last_max_iter=3))[-1]
+        assert short.n_iter == 3
+        np.testing.assert_array_equal(long[s].iterates[0][0], short.K)
+        np.testing.assert_array_equal(long[s].iterates[0][1], short.V)
+        assert not np.array_equal(long[s].iterates[0][0], long[s].K)
+
+
+def test_a_point_that_stops_early_keeps_its_last_iterate():
+    X, y = make_gaussian_regression(60, 3, 1, noise=0.1, random_state=0)
+    params = SoftmaxAttentionRegressor(alpha=0.0, max_iter=500, tol=1e-2,
+                                       random_state=0).get_params()
+    problem = _cv._problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
+    point, = _cv.attention_path(problem, [0.1], params, checkpoints=[2, 400, 500])
+    assert 2 < point.n_iter < 400 and point.converged
+    assert point.iterates[1] is point.iterates[2]
+    np.testing.assert_array_equal(point.iterates[2][0], point.K)
+
+
+def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
+    """Each count's scores are those of a path run to that count, up to the first
+    positive scale (later points warm-start from the largest count's iterate)."""
+    X, y = small
+    kw = dict(attention_scales=[0.0, 0.5, 2.0], alphas=[0.0], shrinkages=[0.0], cv=3,
+              tol=0, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        both = SoftmaxAttentionRegressorCV(max_iters=[4, 25], **kw).fit(X, y)
+        few = SoftmaxAttentionRegressorCV(max_iters=4, **kw).fit(X, y)
+        many = SoftmaxAttentionRegressorCV(max_iters=[25], **kw).fit(X, y)
+    assert both.score_path_.shape == (3, 2, 1, 1, 3) and both.max_iters_.tolist() == [4, 25]
+    np.testing.assert_array_equal(both.score_path_[:2, 0], few.score_path_[:2, 0])
+    np.testing.assert_array_equal(both.score_path_[:, 1], many.score_path_[:, 0])
+    assert not np.array_equal(both.score_path_[1, 0], both.score_path_[1, 1])
+    s, t, _, _ = choose_point(both.score_path_, both.selection)
+    assert (both.attention_scale_, both.max_iter_) == (both.attention_scales_[s],
+                                                       both.max_iters_[t])
+
+
+def test_refit_runs_the_chosen_count_without_a_convergence_warning(small, monkeypatch):
+    """A count below the largest is a choice: the refit's last point runs it, and
+    reaching it is no failure to converge."""
+    X, y = small
+    monkeypatch.setattr(_cv, "choose_point", lambda path, rule: (1, 0, 0, 0))
+    kw = dict(attention_scales=[0.0, 0.5], alphas=[0.0], shrinkages=[0.0], cv=2, tol=0,
+              random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reg = SoftmaxAttentionRegressorCV(max_iters=[3, 50], **kw).fit(X, y)
+    assert reg.max_iter_ == 3 and reg.n_iter_ == 1 + 3  # the linear limit, then 3
+    base = SoftmaxAttentionRegressor(0.5, alpha=0.0, shrinkage=0.0, max_iter=3, tol=0,
+                                     random_state=0)
+    with pytest.warns(ConvergenceWarning):
+        base.fit(X, y)
+    np.testing.assert_allclose(reg.predict(X), base.predict(X), rtol=1e-12)
+    monkeypatch.setattr(_cv, "choose_point", lambda path, rule: (1, 1, 0, 0))
+    with pytest.warns(ConvergenceWarning, match=r"maximum iterations \(50\).*max_iters"):
+        SoftmaxAttentionRegressorCV(max_iters=[3, 50], **kw).fit(X, y)
+
+
+@pytest.mark.parametrize("max_iters", [0, [], [2.5], [[3]], [3, -1], "many"])
+def test_bad_max_iters_raise(small, max_iters):
+    X, y = small
+    with pytest.raises(ValueError, match="max_iters"):
+        SoftmaxAttentionRegressorCV(max_iters=max_iters, cv=2).fit(X, y)

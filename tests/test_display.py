@@ -26,7 +26,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 def fitted():
     X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
     return SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1, 1.0], alphas=[0.0, 1.0],
-                                       shrinkages=[0.0, 10.0], cv=3, max_iter=30,
+                                       shrinkages=[0.0, 10.0], cv=3, max_iters=30,
                                        random_state=0).fit(X, y)
 
 
@@ -38,7 +38,7 @@ def close_figures():
 
 def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
     display = ScorePathDisplay.from_estimator(fitted)
-    mean = fitted.score_path_.mean(axis=-1)  # (scales, alphas, shrinkages)
+    mean = fitted.score_path_.mean(axis=-1)[:, 0]  # (scales, alphas, shrinkages): one count
     assert [line.get_label() for line in display.lines_] == [
         "alpha=0, shrinkage=0", "alpha=0, shrinkage=10",
         "alpha=1, shrinkage=0", "alpha=1, shrinkage=10",
@@ -69,7 +69,7 @@ def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
 
 def test_the_band_is_the_folds_spread(fitted):
     display = ScorePathDisplay.from_estimator(fitted)
-    mean, std = fitted.score_path_.mean(axis=-1), fitted.score_path_.std(axis=-1)
+    mean, std = fitted.score_path_.mean(axis=-1)[:, 0], fitted.score_path_.std(axis=-1)[:, 0]
     vertices = display.fill_between_[3].get_paths()[0].vertices[:, 1]
     assert np.isclose(vertices.min(), (mean[:, 1, 1] - std[:, 1, 1]).min())
     assert np.isclose(vertices.max(), (mean[:, 1, 1] + std[:, 1, 1]).max())
@@ -106,13 +106,21 @@ def test_labels_name_the_parameters_that_vary(fitted):
     assert [line.get_label() for line in display.lines_] == ["alpha=0", "alpha=1"]
     est.set_params(alphas=[1.0]).fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
     display = ScorePathDisplay.from_estimator(est)
-    assert [line.get_label() for line in display.lines_] == ["alpha=1, shrinkage=0"]
+    assert [line.get_label() for line in display.lines_] == [
+        "max_iter=30, alpha=1, shrinkage=0"]
+    est.set_params(max_iters=[10, 30]).fit(*make_friedman1(n_samples=120, noise=0.5,
+                                                            random_state=0))
+    display = ScorePathDisplay.from_estimator(est)
+    assert [line.get_label() for line in display.lines_] == ["max_iter=10", "max_iter=30"]
+    mean = est.score_path_.mean(axis=-1)
+    for t, line in enumerate(display.lines_):
+        np.testing.assert_allclose(line.get_ydata(), mean[:, t, 0, 0])
 
 
 def test_no_least_squares_label_on_a_sharp_path():
     X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
     est = SoftmaxAttentionRegressorCV(attention_scales=[0.5, 2.0], alphas=[0.0],
-                                      shrinkages=[0.0], cv=3, max_iter=20,
+                                      shrinkages=[0.0], cv=3, max_iters=20,
                                       random_state=0).fit(X, y)
     assert not ScorePathDisplay.from_estimator(est).ax_.texts
 
@@ -150,7 +158,7 @@ def test_a_skipped_point_is_a_gap_in_its_line():
 def test_an_auto_shrinkage_is_labelled_by_name():
     X, y = make_friedman1(n_samples=60, noise=0.5, random_state=0)
     est = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], alphas=[0.0],
-                                      shrinkages=[0.0, "auto"], cv=3, max_iter=5,
+                                      shrinkages=[0.0, "auto"], cv=3, max_iters=5,
                                       random_state=0).fit(X, y)
     display = ScorePathDisplay.from_estimator(est)
     assert [line.get_label() for line in display.lines_] == ["shrinkage=0", "shrinkage=auto"]

@@ -162,7 +162,7 @@ def test_the_cv_estimator_attends_over_its_own_default_context():
     # 1024 tokens by default (measured along its path), in the folds and the refit; the
     # base estimator keeps 2048.
     X, y = make_friedman1(1300, 5, random_state=0)
-    cv = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1], cv=2, max_iter=2,
+    cv = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1], cv=2, max_iters=2,
                                      random_state=0).fit(X, y)
     assert cv.context_.shape == (1024, 5)
     assert SoftmaxAttentionRegressor().max_context == 2048
@@ -216,7 +216,7 @@ def test_cv_estimator_folds_on_a_dask_cluster(data):
     distributed = pytest.importorskip("distributed")
     X, y = data
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0, 3.0], alphas=[0.0, 1.0],
-                                      shrinkages=[0.0], cv=3, max_iter=20, random_state=0)
+                                      shrinkages=[0.0], cv=3, max_iters=20, random_state=0)
     sequential = clone(reg).fit(X, y)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=":0") as cluster:
