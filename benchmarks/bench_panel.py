@@ -18,6 +18,16 @@ time over the folds), which the README's and the selection page's tables come fr
 ``--analyse`` prints them from that file without fitting. ``--only NAME,NAME`` fits and prints some sets only
 (the summary is left as it is), ``--max-rows N`` changes every set's row cap (a new cache entry, and a summary
 of its own: ``panel_N.csv``).
+
+``--candidates`` fits, beside the peers, the candidates for the CV estimator's default
+solver, iteration counts (``max_iters``), folds and path (:data:`CANDIDATES`; about an hour
+on 2 cores), writes ``panel_candidates.csv`` and prints the rule's verdict. The
+rule, written before any of them was fitted: the reference is the previous default (gd,
+200 iterations, 5 folds, 8 scales) in the same run. A candidate qualifies if (1) its mean
+of max(R², 0) is at least the reference's - 0.002, (2) no more of its sets fall more than
+0.02 below RidgeCV than the reference's, and (3) no set falls more than 0.05 below RidgeCV
+where the reference's does not. Among those that qualify (the reference does), the one with
+the lowest median fit time relative to MLPRegressor's is the default.
 """
 
 import csv
@@ -27,6 +37,10 @@ import time
 
 import numpy as np
 from sklearn.model_selection import KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_softattn import SoftmaxAttentionRegressorCV
 
 from _common import (
     RESULTS,
@@ -48,12 +62,58 @@ SUMMARY_FIELDS = ["set", "n", "d", "model", "r2", "fit_time"]
 TIME_REFERENCE, LINEAR_REFERENCE = "MLPRegressor", "RidgeCV"
 
 
-def models():
-    return {**peers(), **package_models()}
+# Candidates for the CV estimator's defaults (see the module's docstring), the first
+# the reference: the previous default.
+COUNTS = (5, 15, 40, 100)
+CANDIDATES = {
+    "CV gd 200": dict(solver="gd", max_iters=200),
+    "CV lbfgs 5-100, 3 folds": dict(solver="lbfgs", max_iters=COUNTS, cv=3),
+    "CV lbfgs 5-40, 3 folds": dict(solver="lbfgs", max_iters=COUNTS[:3], cv=3),
+    "CV lbfgs 5-100, 3 folds, 5 scales": dict(solver="lbfgs", max_iters=COUNTS, cv=3,
+                                              attention_scales=5),
+}
 
 
-def summary_path(max_rows=None):
-    return RESULTS / ("panel.csv" if max_rows is None else f"panel_{max_rows}.csv")
+def models(choosing=False):
+    if not choosing:
+        return {**peers(), **package_models()}
+    return {**peers(), **{label: make_pipeline(
+        StandardScaler(), SoftmaxAttentionRegressorCV(**params, random_state=0))
+        for label, params in CANDIDATES.items()}}
+
+
+def verdict(results):
+    """The rule of the module's docstring, applied to a candidates summary."""
+    linear, reference = results[LINEAR_REFERENCE], results[TIME_REFERENCE]
+    shortfall = {label: {s for s, v in results[label].items() if v[0] < linear[s][0] - 0.02}
+                 for label in CANDIDATES}
+    far = {label: {s for s, v in results[label].items() if v[0] < linear[s][0] - 0.05}
+           for label in CANDIDATES}
+    first = next(iter(CANDIDATES))
+    clipped = {label: np.mean(np.maximum([v[0] for v in results[label].values()], 0))
+               for label in CANDIDATES}
+    ratio = {label: statistics.median(v[1] / reference[s][1]
+                                      for s, v in results[label].items())
+             for label in CANDIDATES}
+    rows, qualified = [], []
+    for label in CANDIDATES:
+        checks = [clipped[label] >= clipped[first] - 0.002,
+                  len(shortfall[label]) <= len(shortfall[first]),
+                  far[label] <= far[first]]
+        if all(checks):
+            qualified.append(label)
+        rows.append([label, f"{clipped[label]:.4f}", len(shortfall[label]),
+                     ", ".join(sorted(far[label] - far[first])) or "none", f"{ratio[label]:.2g}",
+                     "yes" if all(checks) else "no"])
+    print(markdown_table(["candidate", "mean of max(R², 0)", "sets > 0.02 below RidgeCV",
+                          "new sets > 0.05 below", f"median fit time / {TIME_REFERENCE}",
+                          "qualifies"], rows))
+    print(f"\nThe rule's choice: {min(qualified, key=ratio.get)}")
+
+
+def summary_path(max_rows=None, candidates=False):
+    name = "panel_candidates" if candidates else "panel"
+    return RESULTS / (f"{name}.csv" if max_rows is None else f"{name}_{max_rows}.csv")
 
 
 def fit_fold(model, X, y, train, test):
@@ -71,10 +131,10 @@ def fit_fold(model, X, y, train, test):
             "passes": recorder.passes}
 
 
-def fit(names, max_rows=None):
+def fit(names, max_rows=None, choosing=False):
     """Per set of ``names`` and model, the fold results (cached), as summary rows."""
     data = load_available(names, max_rows=max_rows)
-    rows, start, labels = [], time.perf_counter(), models()
+    rows, start, labels = [], time.perf_counter(), models(choosing)
     for k, (name, (X, y)) in enumerate(data.items()):
         cap = max_rows or candidates()[name]["max_rows"]
         folds = list(KFold(N_FOLDS, shuffle=True, random_state=0).split(X))
@@ -141,9 +201,12 @@ def by_set(results, shapes):
     return markdown_table(["data set", "n × d", *labels], rows)
 
 
-def analyse(path):
+def analyse(path, candidates=False):
     """The tables of a summary file."""
     results, shapes = read_summary(path)
+    if candidates:
+        verdict(results)
+        print()
     print(f"{len(shapes)} real data sets, {N_FOLDS}-fold shuffled cross-validated R² "
           f"(benchmarks/results/{path.name})\n")
     print(overview(results))
@@ -157,18 +220,20 @@ def main(argv=None):
                         help="print the tables from the summary file; fit nothing (seconds)")
     parser.add_argument("--only", help="comma-separated set names (default: every eligible set)")
     parser.add_argument("--max-rows", type=int, help="row cap of every set (default: the registry's)")
+    parser.add_argument("--candidates", action="store_true",
+                        help="the candidates for the CV estimator's defaults (about an hour)")
     args = parser.parse_args(argv)
-    path = summary_path(args.max_rows)
+    path = summary_path(args.max_rows, args.candidates)
     if not args.analyse:
         names = args.only.split(",") if args.only else eligible_names()
         unknown = sorted(set(names) - set(eligible_names()))
         if unknown:
             parser.error(f"not eligible sets of the registry: {', '.join(unknown)}")
-        rows = fit(names, args.max_rows)
+        rows = fit(names, args.max_rows, args.candidates)
         if args.only:  # a part of the panel: its tables, not the summary
             path = RESULTS.parent / ".only.csv"
         write_summary(rows, path)
-    analyse(path)
+    analyse(path, args.candidates)
 
 
 if __name__ == "__main__":
