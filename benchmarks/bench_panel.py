@@ -141,7 +141,7 @@ def fit(names, max_rows=None, choosing=False):
         print(f"[{k + 1}/{len(data)}, {time.perf_counter() - start:.0f} s] {name} "
               f"({X.shape[0]} × {X.shape[1]})", file=sys.stderr, flush=True)
         for label, model in labels.items():
-            key = f"{name}__{cap}__{label.replace(' ', '_')}__{model_key(model)}"
+            key = f"{name}__{cap}__{model_key(model)}"  # the digest names the model
             results = [cached("panel", f"{key}__{i}",
                               lambda: fit_fold(model, X, y, train, test))
                        for i, (train, test) in enumerate(folds)]
