@@ -83,8 +83,8 @@ def _with_weights(data, sample_weight):
 # Each error every run, whatever hypothesis draws: a found example of sgd's
 # divergence (large unpreconditioned features), and weights leaving 0 and 1 rows.
 _EXAMPLE = make_dataset(10, 2, 1, 1e3, 1.0, 7, 0.0, "none", True, None)
-_SGD = dict(init="spectral", preconditioner=None, regularization="balance", renormalize=True,
-            solver="sgd", attention_scale=1.0, fit_intercept=True)
+_SGD = {"init": "spectral", "preconditioner": None, "regularization": "balance",
+        "renormalize": True, "solver": "sgd", "attention_scale": 1.0, "fit_intercept": True}
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

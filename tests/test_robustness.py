@@ -5,7 +5,6 @@ or gives finite predictions, and never modifies its inputs.
 """
 
 import pickle
-import re
 
 import numpy as np
 import pytest
