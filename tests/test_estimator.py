@@ -94,7 +94,9 @@ def test_paper_setting_structure_beats_plain_random_start():
         plain = SoftmaxAttentionRegressor(init="random", preconditioner=None, **kw).fit(X, y)
     # Test error within 10% of least squares' from the first iteration on...
     assert noise_floor + excess_risk(first, M, cov) < 1.1 * (noise_floor + least_squares)
-    assert excess_risk(default, M, cov) < 5 * least_squares
+    # Measured over data and random_state seeds 0-9: 1.04-1.12 times least
+    # squares' excess risk (1.11 at seed 0); bound of the worst times ~1.2.
+    assert excess_risk(default, M, cov) < 1.35 * least_squares
     # ... while a random start without the preconditioner is far off after as many.
     assert excess_risk(plain, M, cov) > 5 * excess_risk(default, M, cov)
 

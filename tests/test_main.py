@@ -61,9 +61,12 @@ def test_default_near_least_squares_and_baseline_worse(result):
     ls = result["least_squares"]
     default = result["methods"]["default (structure-aware)"]["excess"]
     baseline = result["methods"]["plain SGD, random start"]["excess"]
-    # The spectral start is least squares in the infinite-data limit.
-    assert default[0] < 5 * ls
-    assert default[-1] < 5 * ls
+    # The spectral start is least squares in the infinite-data limit. Measured
+    # (run_experiment(**SMALL), seeds 0-9): default[0] / ls 0.99-1.34 (1.07 at
+    # seed 0), default[-1] / ls 0.98-1.21 (1.06 at seed 0); bounds of the worst
+    # times ~1.2.
+    assert default[0] < 1.6 * ls
+    assert default[-1] < 1.45 * ls
     # The default improves on its start; plain SGD starts far and is still worse.
     assert default[-1] <= default[0]
     assert baseline[0] > 10 * default[0]
