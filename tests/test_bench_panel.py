@@ -76,8 +76,8 @@ def _tiny_fit(bench, monkeypatch, tmp_path):
     from sklearn.linear_model import LinearRegression, RidgeCV
 
     monkeypatch.setenv("SOFTATTN_BENCHMARK_CACHE", str(tmp_path))
-    monkeypatch.setattr(bench, "models", lambda: {"LinearRegression": LinearRegression(),
-                                                  "RidgeCV": RidgeCV()})
+    monkeypatch.setattr(bench, "models", lambda choosing=False: {
+        "LinearRegression": LinearRegression(), "RidgeCV": RidgeCV()})
     return bench.fit(["engel"])
 
 
@@ -129,8 +129,8 @@ def test_readme_table_is_the_summary_files(bench, capsys):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert overview in readme
     assert "python benchmarks/bench_panel.py --analyse" in readme
-    # And the selection page's table of every set.
-    page = (ROOT / "doc" / "user_guide" / "selection.md").read_text(encoding="utf-8")
+    # And the panel page's tables.
+    page = (ROOT / "doc" / "user_guide" / "panel.md").read_text(encoding="utf-8")
     block = re.search(r"<!-- panel: written by python benchmarks/bench_panel.py --analyse -->\n"
                       r"(.*?)<!-- end of panel -->", page, re.S)
     assert block and block.group(1).strip() in printed
@@ -141,3 +141,26 @@ def test_results_folder_is_small():
     assert sum(p.stat().st_size for p in files) < 3 * 2**20
     assert all(p.stat().st_size < 200 * 2**10 for p in files)
     assert not any(isinstance(p, Path) and p.suffix == ".json" for p in files)
+
+
+def test_candidates_verdict_follows_the_rule(bench, monkeypatch, capsys):
+    """The reference qualifies; a cheaper candidate that loses accuracy or falls below
+    RidgeCV does not; one that is better and not dearer replaces the reference."""
+    monkeypatch.setattr(bench, "CANDIDATES", {"ref": {}, "cheap but worse": {},
+                                              "cheap": {}, "better": {}})
+    sets = ["a", "b"]
+
+    def model(r2, time):
+        return dict(zip(sets, zip(r2, time)))
+
+    results = {"MLPRegressor": model([0.5, 0.5], [1.0, 1.0]),
+               "RidgeCV": model([0.5, 0.5], [0.1, 0.1]),
+               "ref": model([0.6, 0.5], [5.0, 5.0]),
+               "cheap but worse": model([0.6, 0.4], [1.0, 1.0]),  # b: 0.1 below RidgeCV
+               "cheap": model([0.6, 0.499], [2.0, 2.0])}
+    bench.verdict({**results, "better": model([0.6, 0.49], [9.0, 9.0])})
+    out = capsys.readouterr().out
+    assert "| cheap but worse | 0.5000 | 1 | b | 1 | no |" in out
+    assert out.strip().endswith("The rule's choice: cheap")
+    bench.verdict({**results, "better": model([0.61, 0.5], [5.4, 5.4])})
+    assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
