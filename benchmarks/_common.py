@@ -185,6 +185,11 @@ def cached(folder, key, compute):
 KNN_NEIGHBORS = (1, 2, 3, 5, 8, 13, 21, 34)
 
 
+def _squared_distances(A, B):
+    """``||a_i - b_j||²`` for every row of ``A`` and of ``B``."""
+    return np.sum(A**2, axis=1)[:, None] + np.sum(B**2, axis=1)[None, :] - 2 * A @ B.T
+
+
 class MLKRNadarayaWatson(RegressorMixin, BaseEstimator):
     """Metric learning for kernel regression (Weinberger & Tesauro 2007), predicting
     with the Nadaraya-Watson smoother in the learned metric.
@@ -192,8 +197,8 @@ class MLKRNadarayaWatson(RegressorMixin, BaseEstimator):
     ``L`` (d × d, from the identity) minimizes the leave-one-out squared error of
     ``ŷ_i = sum_{j≠i} a_ij y_j``, ``a_ij = softmax_j(-||L (x_i - x_j)||²)``, by scipy's
     L-BFGS (at most ``max_iter`` iterations: metric-learn's default is 1000, which on
-    ``make_friedman1`` at 240 rows all ran, at 20 ms each on a busy machine); ``predict`` smooths the training targets
-    with the same weights. A peer of the benchmarks, not of the package: it is what the
+    ``make_friedman1`` at 240 rows all ran, at 20 ms each on a busy machine); ``predict``
+    smooths the training targets with the same weights. A peer of the benchmarks, not of the package: it is what the
     attention layer with target values and distance scores becomes without its linear
     part. (metric-learn's ``MLKR`` does not run on scikit-learn 1.8.)
     """
@@ -208,8 +213,7 @@ class MLKRNadarayaWatson(RegressorMixin, BaseEstimator):
         def loss_grad(flat):
             L = flat.reshape(d, d)
             XL = X @ L.T
-            sq = np.sum(XL**2, axis=1)
-            D = sq[:, None] + sq[None, :] - 2 * XL @ XL.T
+            D = _squared_distances(XL, XL)
             np.fill_diagonal(D, np.inf)
             A = softmax(-D, axis=1)
             y_hat = A @ y
@@ -226,9 +230,7 @@ class MLKRNadarayaWatson(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         XL = np.asarray(X, dtype=float) @ self.components_.T
-        D = (np.sum(XL**2, axis=1)[:, None] + np.sum(self.X_fit_**2, axis=1)[None, :]
-             - 2 * XL @ self.X_fit_.T)
-        return softmax(-D, axis=1) @ self.y_fit_
+        return softmax(-_squared_distances(XL, self.X_fit_), axis=1) @ self.y_fit_
 
 
 def peers():

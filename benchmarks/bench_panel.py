@@ -76,14 +76,14 @@ TIME_REFERENCE, LINEAR_REFERENCE = "MLPRegressor", "RidgeCV"
 # the reference: the previous default.
 COUNTS = (5, 15, 40, 100)
 CANDIDATES = {
-    "CV gd 200": dict(solver="gd", max_iters=200),
-    "CV lbfgs 5-100, 3 folds": dict(solver="lbfgs", max_iters=COUNTS, cv=3),
-    "CV lbfgs 5-40, 3 folds": dict(solver="lbfgs", max_iters=COUNTS[:3], cv=3),
-    "CV lbfgs 5-100, 3 folds, 5 scales": dict(solver="lbfgs", max_iters=COUNTS, cv=3,
-                                              attention_scales=5),
+    "CV gd 200": {"solver": "gd", "max_iters": 200},
+    "CV lbfgs 5-100, 3 folds": {"solver": "lbfgs", "max_iters": COUNTS, "cv": 3},
+    "CV lbfgs 5-40, 3 folds": {"solver": "lbfgs", "max_iters": COUNTS[:3], "cv": 3},
+    "CV lbfgs 5-100, 3 folds, 5 scales": {"solver": "lbfgs", "max_iters": COUNTS, "cv": 3,
+                                          "attention_scales": 5},
     # The second round.
-    "CV lbfgs 5-100": dict(solver="lbfgs", max_iters=COUNTS),
-    "CV gd 25-200": dict(solver="gd", max_iters=(25, 50, 100, 200)),
+    "CV lbfgs 5-100": {"solver": "lbfgs", "max_iters": COUNTS},
+    "CV gd 25-200": {"solver": "gd", "max_iters": (25, 50, 100, 200)},
 }
 
 
@@ -95,19 +95,29 @@ def models(choosing=False):
         for label, params in CANDIDATES.items()}}
 
 
+def below(by_set, linear, margin):
+    """The sets where a model's R² is more than ``margin`` below the linear reference's."""
+    return {s for s, v in by_set.items() if v[0] < linear[s][0] - margin}
+
+
+def clipped_mean(by_set):
+    """The mean R², each below 0 (worse than predicting the mean) counted as 0."""
+    return float(np.mean(np.maximum([v[0] for v in by_set.values()], 0)))
+
+
+def time_ratio(by_set, reference):
+    """The median ratio of a model's fit time to the reference's."""
+    return statistics.median(v[1] / reference[s][1] for s, v in by_set.items())
+
+
 def verdict(results):
     """The rule of the module's docstring, applied to a candidates summary."""
     linear, reference = results[LINEAR_REFERENCE], results[TIME_REFERENCE]
-    shortfall = {label: {s for s, v in results[label].items() if v[0] < linear[s][0] - 0.02}
-                 for label in CANDIDATES}
-    far = {label: {s for s, v in results[label].items() if v[0] < linear[s][0] - 0.05}
-           for label in CANDIDATES}
+    shortfall = {label: below(results[label], linear, 0.02) for label in CANDIDATES}
+    far = {label: below(results[label], linear, 0.05) for label in CANDIDATES}
     first = next(iter(CANDIDATES))
-    clipped = {label: np.mean(np.maximum([v[0] for v in results[label].values()], 0))
-               for label in CANDIDATES}
-    ratio = {label: statistics.median(v[1] / reference[s][1]
-                                      for s, v in results[label].items())
-             for label in CANDIDATES}
+    clipped = {label: clipped_mean(results[label]) for label in CANDIDATES}
+    ratio = {label: time_ratio(results[label], reference) for label in CANDIDATES}
     rows, qualified = [], []
     for label in CANDIDATES:
         checks = [clipped[label] >= clipped[first] - 0.002,
@@ -200,10 +210,9 @@ def overview(results):
     rows = []
     for label, by_set in results.items():
         r2 = [v[0] for v in by_set.values()]
-        ratio = statistics.median(v[1] / reference[s][1] for s, v in by_set.items())
-        below = sum(v[0] < linear[s][0] - 0.02 for s, v in by_set.items())
-        rows.append([label, len(r2), f"{np.mean(r2):.3f}", f"{np.mean(np.maximum(r2, 0)):.3f}",
-                     f"{np.median(r2):.3f}", below, f"{ratio:.2g}"])
+        rows.append([label, len(r2), f"{np.mean(r2):.3f}", f"{clipped_mean(by_set):.3f}",
+                     f"{np.median(r2):.3f}", len(below(by_set, linear, 0.02)),
+                     f"{time_ratio(by_set, reference):.2g}"])
     header = ["model", "sets", "mean R²", "mean of max(R², 0)", "median R²",
               f"sets > 0.02 below {LINEAR_REFERENCE}", f"median fit time / {TIME_REFERENCE}"]
     return markdown_table(header, rows)

@@ -8,7 +8,7 @@ are always among the candidates.
 """
 
 import warnings
-from itertools import product
+from itertools import count, product
 from numbers import Integral
 from typing import NamedTuple
 
@@ -145,12 +145,11 @@ class PathPoint(NamedTuple):
 def _recording_hook(on_iteration, checkpoints, problem, iterates):
     """``on_iteration(K, V)`` that also appends to ``iterates`` the raw ``(K, V)``
     after each iteration count of ``checkpoints``, then passes the call on."""
-    counted = {"n": 0}
+    counter = count(1)
 
     def hook(K, V):
-        counted["n"] += 1
-        if counted["n"] in checkpoints:
-            iterates.append(change_basis(K.copy(), V.copy(), problem.T))
+        if next(counter) in checkpoints:  # change_basis makes new arrays: a copy
+            iterates.append(change_basis(K, V, problem.T))
         return on_iteration is not None and on_iteration(K, V)
 
     return hook
@@ -749,7 +748,7 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
 
     def _path_params(self, n_jobs=None):
         """The parameters of :class:`SoftmaxAttentionRegressor` that the paths share
-    (``max_iter``: the largest count, which every point but a refit's last runs)."""
+        (``max_iter``: the largest count, which every point but a refit's last runs)."""
         shared = {
             name: getattr(self, name)
             for name in SoftmaxAttentionRegressor._parameter_constraints
