@@ -8,7 +8,17 @@ and whitened when the covariance preconditioner is on):
 - ``context_weight`` (m,): each token's multiplicity ``w_j`` (positive);
 - ``self_index`` (B,): for a query that is itself a context token, the index of
   that token, else -1. Its own token then counts ``max(w_j - 1, 0)`` times, so
-  that training is leave-one-out and integer weights equal repeated rows.
+  that training is leave-one-out and integer weights equal repeated rows;
+- ``targets`` (m, t), optional: the value token of context row j is then
+  ``x̃_j = [z_j, targets_j]`` (p = d + t entries) and ``V`` is (q, p), its first
+  d columns acting on the features, the last t on the targets; the scores read
+  the features only;
+- ``scores``: ``"bilinear"``, ``zᵀ K z_j``, or ``"distance"``, ``-½ (z - z_j)ᵀ K
+  (z - z_j)``, computed as the bilinear score plus the key bias ``b_j = -½
+  z_jᵀ K z_j`` (:func:`key_bias`; the query's own term ``-½ zᵀ K z`` is the
+  same on every token and cancels in the softmax, and far queries do not
+  underflow). The bias joins the scores before the row maximum, times the
+  query's overflow factor where the scores are scaled.
 
 Cost. The (queries x context) matrices are the whole cost: everything else is
 O((n + m) d²). :func:`attention_forward` and :func:`attention_loss_grad`
@@ -184,12 +194,63 @@ def _check_context(Zq, Zc, context_weight):
                          f"expected ({len(Zc)},).")
 
 
-def _check_parameters(Zq, K, V):
-    """Raise ValueError unless ``K`` is d × d and ``V`` has d columns."""
+def _check_parameters(Zq, K, V, n_values):
+    """Raise ValueError unless ``K`` is d × d and ``V`` has ``n_values`` columns (d + t)."""
     d = Zq.shape[1]
-    if K.shape != (d, d) or V.shape[1] != d:
+    if K.shape != (d, d) or V.shape[1] != n_values:
+        targets = "" if n_values == d else f" (the value matrix needs d + t = {n_values} columns)"
         raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, key-query matrix "
-                         f"{K.shape}, value matrix {V.shape}.")
+                         f"{K.shape}, value matrix {V.shape}{targets}.")
+
+
+def _check_scores(scores):
+    """Raise ValueError unless ``scores`` is ``"bilinear"`` or ``"distance"``."""
+    if not (isinstance(scores, str) and scores in ("bilinear", "distance")):
+        raise ValueError(f"scores must be 'bilinear' or 'distance', got {scores!r}.")
+
+
+def _value_tokens(Zc, targets, dtype):
+    """The value tokens ``X̃c = [Zc, targets]`` (m, d + t) in ``dtype``; ``Zc`` itself
+    without targets."""
+    if targets is None:
+        return Zc
+    (targets,) = _checked(dtype, targets=targets)
+    if len(targets) != len(Zc):
+        raise ValueError(f"targets has {len(targets)} rows; expected one per context token "
+                         f"({len(Zc)}).")
+    return np.hstack([Zc, targets])
+
+
+def _distance_bias(KZc, Zc):
+    """The key bias ``b_j = -½ z_jᵀ K z_j`` (m,), from ``KZc = Zc Kᵀ``."""
+    return -0.5 * np.einsum("jk,jk->j", KZc, Zc)
+
+
+def key_bias(Zc, K, scores):
+    """The key bias that ``scores`` adds to every query's score on each context token.
+
+    Parameters
+    ----------
+    Zc : ndarray of shape (m, d)
+        Context tokens.
+    K : ndarray of shape (d, d)
+        Key-query matrix.
+    scores : {"bilinear", "distance"}
+        ``"bilinear"``: ``zᵀ K z_j``; ``"distance"``: ``-½ (z - z_j)ᵀ K (z - z_j)``,
+        which for a symmetric ``K`` is ``zᵀ K z_j + b_j`` up to the query's own term
+        ``-½ zᵀ K z`` (the same for every token, so it cancels in the softmax).
+
+    Returns
+    -------
+    bias : ndarray of shape (m,) or None
+        ``b_j = -½ z_jᵀ K z_j`` for distance scores (as :func:`attention_forward`
+        computes it, for :func:`attention_weights`); None for bilinear ones.
+    """
+    _check_scores(scores)
+    if scores == "bilinear":
+        return None
+    Zc = np.asarray(Zc)
+    return _distance_bias(Zc @ np.asarray(K).T, Zc)
 
 
 def _self_log_ratio(context_weight, self_index):
@@ -203,17 +264,20 @@ def _self_log_ratio(context_weight, self_index):
         return np.where(self_index >= 0, np.log(np.maximum(own - 1, 0) / own), 0)
 
 
-def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None):
+def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None, bias=None):
     """Unnormalized attention ``exp(score - row max)`` of each query (B, m), in numpy.
 
     ``scale`` is :func:`_overflow_scale` of these queries (None: no scaling).
-    The query's own token, if any, has its score shifted by
-    ``self_log_ratio`` first (so a removed token never sets the row maximum).
+    The key bias (m,), if any, is added to every query's scores, and the
+    query's own token, if any, has its score shifted by ``self_log_ratio``,
+    both before the maximum (so that a removed token never sets it).
     Scores are shifted by their row maximum, so no finite score overflows;
     queries whose scores could overflow are first scaled down by a power of
     two, so that finite inputs always give finite weights.
     """
     S = (Zq if scale is None else Zq * scale) @ KZc.T
+    if bias is not None:
+        S += bias if scale is None else scale * bias
     if self_index is not None:
         rows = np.flatnonzero(self_index >= 0)
         shift = self_log_ratio[rows]
@@ -225,25 +289,29 @@ def _exp_scores(Zq, KZc, scale=None, self_index=None, self_log_ratio=None):
     return np.exp(S, out=S)
 
 
-def _overflow_scale(Zq, KZc, query_max=None):
+def _overflow_scale(Zq, KZc, query_max=None, bias=None):
     """Power-of-two factors (n, 1) that keep every score below ``max / 4``.
 
-    ``|zᵀ k| <= d max|z| max|k|`` bounds each score. Returns None (no scaling)
-    when no query needs it, which is the case for all but extreme inputs.
-    The compiled kernel takes the same factors. ``query_max`` is
+    ``|zᵀ k + b| <= d max|z| max|k| + max|b|`` bounds each score (``b`` the key
+    bias, if any). Returns None (no scaling) when no query needs it, which is
+    the case for all but extreme inputs. The compiled kernel takes the same
+    factors, and scales the key bias by them too. ``query_max`` is
     ``max|Zq|`` if known (a solver's queries do not change from call to call).
     """
     if KZc.size == 0 or Zq.size == 0:
         return None
     largest = float(np.finfo(np.result_type(Zq, KZc)).max)
     k_max = float(np.abs(KZc).max())
+    bias_max = 0.0 if bias is None else float(np.abs(bias).max())
     if query_max is None:
         query_max = float(np.abs(Zq).max())
-    if Zq.shape[1] * k_max * query_max <= largest / 4:
+    if Zq.shape[1] * k_max * query_max + bias_max <= largest / 4:
         return None  # the usual case, decided without a bound per query
     with np.errstate(divide="ignore"):
         bound = (np.log2(Zq.shape[1]) + np.log2(k_max)
                  + np.log2(np.abs(Zq).max(axis=1, keepdims=True)))
+        if bias is not None:
+            bound = np.logaddexp2(bound, np.log2(bias_max))
     limit = np.log2(largest) - 2
     if not np.any(bound > limit):
         return None
@@ -255,7 +323,7 @@ def _relative_weights(context_weight):
     return context_weight / context_weight.max()
 
 
-def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
+def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None):
     """Row-stochastic softmax attention of each query over the context.
 
     The kernel itself never forms these normalized weights; this is the
@@ -275,6 +343,9 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
         Index of each query's own token in the context, -1 if none.
     log_self : ndarray of shape (n_self,), default=None
         Log multiplicity of the own tokens (those with ``self_index >= 0``).
+    bias : ndarray of shape (m,), default=None
+        Key bias added to every query's score on each token: :func:`key_bias`
+        (None, bilinear scores: none).
 
     Returns
     -------
@@ -291,74 +362,89 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None):
         has_self = self_index >= 0
         ratio = np.zeros(len(Zq), dtype=Zq.dtype)
         ratio[has_self] = log_self - log_w[self_index[has_self]]
-    E = _exp_scores(Zq, KZc, _overflow_scale(Zq, KZc), self_index, ratio)
+    E = _exp_scores(Zq, KZc, _overflow_scale(Zq, KZc, bias=bias), self_index, ratio, bias)
     E *= np.exp(log_w - log_w.max())
     E /= E.sum(axis=1, keepdims=True)
     return E
 
 
-def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None):
-    """Centered predictions ``sum_j softmax_j(zᵀ K z_j + log w_j) V z_j``.
+def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None, *, targets=None,
+                      scores="bilinear"):
+    """Centered predictions ``sum_j softmax_j(score(z, z_j) + log w_j) V x̃_j``.
 
-    Queries never attend to each other, only to the context, so the output of
-    a row does not depend on the other rows. One product reads each block of
-    exponentiated scores, against ``[w_j V z_j, w_j]``: numerators and row
-    sums at once. Computed in float32 when every input is float32 (or
-    narrower), else in float64; any memory layout is accepted (arrays that
-    are not C-contiguous are copied). Returns shape (B, q).
+    The score is ``zᵀ K z_j`` (``scores="bilinear"``) or, with
+    ``scores="distance"``, ``-½ (z - z_j)ᵀ K (z - z_j)``, computed as ``zᵀ K z_j
+    + b_j`` with the key bias ``b_j = -½ z_jᵀ K z_j`` (:func:`key_bias`): the
+    query's own term cancels in the softmax. The value tokens ``x̃_j`` are the
+    context tokens ``z_j`` followed by their ``targets`` (m, t), if given; ``V``
+    is then (q, d + t). Queries never attend to each other, only to the
+    context, so the output of a row does not depend on the other rows. One
+    product reads each block of exponentiated scores, against ``[w_j V x̃_j,
+    w_j]``: numerators and row sums at once. Computed in float32 when every
+    input is float32 (or narrower), else in float64; any memory layout is
+    accepted (arrays that are not C-contiguous are copied). Returns shape (B, q).
     """
     with _one_blas_thread():
-        return _forward(Zq, Zc, K, V, context_weight, n_jobs)
+        return _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores)
 
 
-def _forward(Zq, Zc, K, V, context_weight, n_jobs):
+def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores):
     """:func:`attention_forward`, with BLAS limited to one thread."""
-    dtype = _float_dtype(Zq, Zc, K, V)
+    _check_scores(scores)
+    dtype = _float_dtype(Zq, Zc, K, V, *([] if targets is None else [targets]))
     Zq, Zc, K, V = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V)
     _check_context(Zq, Zc, context_weight)
-    _check_parameters(Zq, K, V)
+    Xc = _value_tokens(Zc, targets, dtype)
+    _check_parameters(Zq, K, V, Xc.shape[1])
     q = V.shape[0]
     _check_sizes(len(Zc), q + 1)
     out = np.empty((len(Zq), q), dtype=dtype)
     if len(Zq) == 0:
         return out
     KZc = Zc @ K.T
+    bias = _distance_bias(KZc, Zc) if scores == "distance" else None
     w = _relative_weights(np.asarray(context_weight, dtype=dtype))[:, None]
-    tokens = np.ascontiguousarray(np.hstack([(Zc @ V.T) * w, w]), dtype=dtype)
-    scale = _overflow_scale(Zq, KZc)
+    tokens = np.ascontiguousarray(np.hstack([(Xc @ V.T) * w, w]), dtype=dtype)
+    scale = _overflow_scale(Zq, KZc, bias=bias)
     block_rows = _block_rows(len(Zq), len(Zc))
     n_threads = _kernel_threads(n_jobs, len(Zq), len(Zc), block_rows)
-    _kernel.forward(Zq if scale is None else Zq * scale, KZc, tokens,
+    _kernel.forward(Zq if scale is None else Zq * scale, KZc, bias, tokens,
                     None if scale is None else scale[:, 0], out, block_rows, n_threads)
     return out
 
 
 def attention_loss_grad(
     Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift=None,
-    n_jobs=None,
+    n_jobs=None, *, targets=None, scores="bilinear",
 ):
     """Weighted squared loss of the attention layer and its analytic gradient.
 
     The loss is ``sum_i c_i ||f(z_i) - y_i||² / 2`` with ``c = query_weight /
-    query_weight.sum()``, where ``f(z_i) = V (sum_j A_ij z_j + s_i)`` attends
+    query_weight.sum()``, where ``f(z_i) = V (sum_j A_ij x̃_j + s_i)`` attends
     over the context with the query's own token down-weighted by one
-    (leave-one-out) and ``s_i`` is the query's value shift (zero by default).
+    (leave-one-out), ``x̃_j = [z_j, targets_j]`` are the value tokens (``z_j``
+    without targets) and ``s_i`` is the query's value shift (zero by default).
+    The scores are those of :func:`attention_forward`.
 
-    With ``A`` the attention weights, ``U = Zc Vᵀ`` the values, ``R`` the
-    residuals (times ``c``) and ``P = R Uᵀ``::
+    With ``A`` the attention weights, ``X̃c`` the value tokens, ``U = X̃c Vᵀ``
+    the values, ``R`` the residuals (times ``c``) and ``P = R Uᵀ``::
 
-        dL/dV = Rᵀ (A Zc + S)
+        dL/dV = Rᵀ (A X̃c + S)
         dL/dK = Zqᵀ G Zc,   G_ij = A_ij (P_ij - sum_k A_ik P_ik)
 
+    and with distance scores (key bias ``b_j = -½ z_jᵀ K z_j``) ``dL/dK`` has
+    ``- ½ Zcᵀ diag(g) Zc`` more, ``g = Gᵀ 1`` (for any ``K``, symmetric or not).
+
     Computed with few passes over each block of scores, all while it is in
-    cache: the row term ``sum_k A_ik P_ik = R_i · V (A Zc)_i`` needs none, so
+    cache: the row term ``sum_k A_ik P_ik = R_i · V (A X̃c)_i`` needs none, so
     ``G Zc = (A ∘ P) Zc - diag(row term) A Zc``; with ``E`` the exponentiated
-    scores, one product ``E [w ∘ Zc, w]`` gives ``A Zc`` and the softmax
-    denominators; ``P`` is built from its rank-``min(q, d)`` factors (``R Uᵀ``
-    or ``(R V) Zcᵀ``), multiplied into ``E`` and read by one more product, or,
-    for rank at most ``_FUSED_MAX_RANK`` (a single target), not built at all:
-    the product with ``E`` then carries ``rank × d`` more columns, ``P``'s
-    right factor times ``w ∘ Zc``.
+    scores, one product ``E [w ∘ X̃c, w]`` gives ``A X̃c`` and the softmax
+    denominators; ``P`` is built from its rank-``min(q, d + t)`` factors (``R
+    Uᵀ`` or ``(R V) X̃cᵀ``), multiplied into ``E`` and read by one more product,
+    or, for rank at most ``_FUSED_MAX_RANK`` (a single target), not built at
+    all: the product with ``E`` then carries ``rank × d`` more columns, ``P``'s
+    right factor times ``w ∘ Zc``. ``g`` takes one product ``Eᵀ [left, -row
+    term]`` per block, from the same factors.
 
     Parameters
     ----------
@@ -372,51 +458,61 @@ def attention_loss_grad(
         Context tokens.
     K : ndarray of shape (d, d)
         Key-query matrix.
-    V : ndarray of shape (q, d)
-        Value matrix.
+    V : ndarray of shape (q, d + t)
+        Value matrix (t = 0 without ``targets``).
     context_weight : ndarray of shape (m,)
         Multiplicity of each context token, positive.
     self_index : ndarray of shape (n,), dtype int
         Position of each query's own token in the context, -1 if none.
-    value_shift : ndarray of shape (n, d), default=None
-        Added to each query's attention-weighted mean of the context tokens
+    value_shift : ndarray of shape (n, d + t), default=None
+        Added to each query's attention-weighted mean of the value tokens
         before the value map (the exact leave-one-out centring of
         :func:`~sklearn_softattn._objective.leave_one_out`).
     n_jobs : int, default=None
         Threads over query blocks (None: the cores scikit-learn's OpenMP
         estimators would use, see the module docstring).
+    targets : ndarray of shape (m, t), default=None
+        Appended to the context tokens in the value tokens (not in the scores).
+    scores : {"bilinear", "distance"}, default="bilinear"
+        The scores of :func:`attention_forward`.
 
     Returns
     -------
     loss : float
     grad_K : ndarray of shape (d, d)
-    grad_V : ndarray of shape (q, d)
-        Computed in float32 when the queries, context, ``K`` and ``V`` are all
-        float32 (or narrower), else in float64.
+    grad_V : ndarray of shape (q, d + t)
+        Computed in float32 when the queries, context, targets, ``K`` and ``V``
+        are all float32 (or narrower), else in float64.
     """
     with _one_blas_thread():
+        dtype = _float_dtype(Zq, Zc, K, V, *([] if targets is None else [targets]))
         return LossGrad(Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
-                        n_jobs, dtype=_float_dtype(Zq, Zc, K, V))(K, V)
+                        n_jobs, dtype=dtype, targets=targets, scores=scores)(K, V)
 
 
 class LossGrad:
     """:func:`attention_loss_grad` as a function of ``(K, V)``: the inputs that do not
     change from one call to the next (queries, targets, weights, context, own tokens,
-    value shifts) are checked and prepared once, as a solver's every iteration needs.
+    value shifts, the context's targets) are checked and prepared once, as a solver's
+    every iteration needs.
 
-    Computed in ``dtype`` (default: float32 if the queries and the context are, else
-    float64); called with parameters of a wider dtype, it computes as
+    Computed in ``dtype`` (default: float32 if the queries, the context and its
+    targets are, else float64); called with parameters of a wider dtype, it computes as
     :func:`attention_loss_grad` would. Call it with BLAS limited to one thread.
     """
 
     def __init__(self, Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift=None,
-                 n_jobs=None, dtype=None):
+                 n_jobs=None, dtype=None, *, targets=None, scores="bilinear"):
         self._given = (Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
                        n_jobs)
-        dtype = _float_dtype(Zq, Zc) if dtype is None else dtype
+        self._options = {"targets": targets, "scores": scores}
+        _check_scores(scores)
+        if dtype is None:
+            dtype = _float_dtype(Zq, Zc, *([] if targets is None else [targets]))
         Zq, Zc, Yq = _checked(dtype, Zq=Zq, Zc=Zc, Yq=Yq)
         _check_context(Zq, Zc, context_weight)
-        (n, d), m, q = Zq.shape, len(Zc), Yq.shape[1]
+        Xc = _value_tokens(Zc, targets, dtype)
+        (n, d), (m, p), q = Zq.shape, Xc.shape, Yq.shape[1]
         self_index = np.ascontiguousarray(self_index, dtype=np.intp)
         if len(Yq) != n or np.shape(query_weight) != (n,) or self_index.shape != (n,):
             raise ValueError(f"Inconsistent shapes: queries {Zq.shape}, targets {Yq.shape}, "
@@ -426,9 +522,10 @@ class LossGrad:
             raise ValueError(f"self_index must lie in [-1, {m}), the context's positions.")
         if value_shift is not None:
             (value_shift,) = _checked(dtype, value_shift=value_shift)
-            if value_shift.shape != (n, d):
-                raise ValueError(f"value_shift has shape {value_shift.shape}; expected {(n, d)}.")
-        self.dtype, self.Zq, self.Zc, self.Yq = dtype, Zq, Zc, Yq
+            if value_shift.shape != (n, p):
+                raise ValueError(f"value_shift has shape {value_shift.shape}; expected {(n, p)}.")
+        self.dtype, self.Zq, self.Zc, self.Xc, self.Yq = dtype, Zq, Zc, Xc, Yq
+        self.distance = scores == "distance"
         self.query_max = float(np.abs(Zq).max()) if n and d else 0.0
         self.self_index, self.value_shift = self_index, value_shift
         if n == 0:
@@ -440,12 +537,12 @@ class LossGrad:
         self.w = w = _relative_weights(context_weight)
         self.ratio = _self_log_ratio(context_weight, self_index).astype(dtype)
         # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations:
-        # right is Zc (d <= q) or Zc Vᵀ, of rank min(d, q).
-        self.rank = min(d, q)
+        # right is X̃c (p <= q) or X̃c Vᵀ, of rank min(p, q).
+        self.rank = min(p, q)
         self.fused = self.rank <= _FUSED_MAX_RANK
-        # The token columns [w ∘ Zc, w] and, fused, rank × d columns right[:, a] w ∘ Zc,
+        # The token columns [w ∘ X̃c, w] and, fused, rank × d columns right[:, a] w ∘ Zc,
         # filled at every call where right depends on V.
-        self.tokens = np.empty((m, d + 1 + (self.rank * d if self.fused else 0)), dtype)
+        self.tokens = np.empty((m, p + 1 + (self.rank * d if self.fused else 0)), dtype)
         _check_sizes(m, self.tokens.shape[1])
         self.block_rows = _block_rows(n, m)
         if self.fused and self.block_rows < self.tokens.shape[1]:
@@ -454,10 +551,10 @@ class LossGrad:
             # docstring).
             self.block_rows = _block_rows(n, m, 2 * _BLOCK_ELEMENTS)
         self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
-        self.tokens[:, :d] = Zc * w[:, None]
-        self.tokens[:, d] = w
-        if self.fused and d <= q:
-            self._fill_fused(Zc)
+        self.tokens[:, :p] = Xc * w[:, None]
+        self.tokens[:, p] = w
+        if self.fused and p <= q:
+            self._fill_fused(Xc)
 
     def _fill_fused(self, right):
         """The fused token columns ``right[:, a] w ∘ Zc``, in place."""
@@ -465,31 +562,41 @@ class LossGrad:
 
     def __call__(self, K, V):
         same = getattr(K, "dtype", None) == getattr(V, "dtype", None) == self.dtype
-        dtype = self.dtype if same else _float_dtype(self.Zq, self.Zc, K, V)
+        dtype = self.dtype if same else _float_dtype(self.Zq, self.Xc, K, V)
         if dtype != self.dtype:  # wider parameters: compute in their dtype
-            return LossGrad(*self._given, dtype=dtype)(K, V)
-        Zq, Zc, Yq = self.Zq, self.Zc, self.Yq
+            return LossGrad(*self._given, dtype=dtype, **self._options)(K, V)
+        Zq, Zc, Xc, Yq = self.Zq, self.Zc, self.Xc, self.Yq
         K, V = _checked(dtype, K=K, V=V)
-        _check_parameters(Zq, K, V)
-        (n, d), q = Zq.shape, V.shape[0]
+        _check_parameters(Zq, K, V, Xc.shape[1])
+        (n, d), p, q = Zq.shape, Xc.shape[1], V.shape[0]
         if Yq.shape != (n, q):
             raise ValueError(f"Inconsistent shapes: targets {Yq.shape}, value matrix {V.shape}.")
         if n == 0:
-            return 0.0, np.zeros((d, d), dtype), np.zeros((q, d), dtype)
+            return 0.0, np.zeros((d, d), dtype), np.zeros((q, p), dtype)
         KZc = Zc @ K.T
-        scale = _overflow_scale(Zq, KZc, self.query_max)
-        right = Zc if d <= q else np.ascontiguousarray(Zc @ V.T, dtype=dtype)
-        if self.fused and d > q:
+        bias = _distance_bias(KZc, Zc) if self.distance else None
+        scale = _overflow_scale(Zq, KZc, self.query_max, bias)
+        right = Xc if p <= q else np.ascontiguousarray(Xc @ V.T, dtype=dtype)
+        if self.fused and p > q:
             self._fill_fused(right)
-        # Per-query results, summed once all blocks are done.
+        # Per-query (and, for the key bias, per-block) results, summed once all blocks
+        # are done, in a fixed order.
         loss = np.empty(n, dtype=dtype)
         residual = np.empty((n, q), dtype=dtype)
-        attended = np.empty((n, d), dtype=dtype)
+        attended = np.empty((n, p), dtype=dtype)
         grad_rows = np.empty((n, d), dtype=dtype)
+        key_grad = (np.empty((-(-n // self.block_rows), len(Zc)), dtype=dtype)
+                    if self.distance else None)
         ratio = self.ratio if scale is None else (self.ratio * scale[:, 0]).astype(dtype)
         _kernel.loss_grad(
-            Zq if scale is None else Zq * scale, Yq, self.c_kernel, KZc, self.tokens, right, V,
-            self.value_shift, self.self_index, ratio, None if scale is None else scale[:, 0],
-            loss, residual, attended, grad_rows, self.fused, self.block_rows, self.n_threads,
+            Zq if scale is None else Zq * scale, Yq, self.c_kernel, KZc, bias, self.tokens,
+            right, V, self.value_shift, self.self_index, ratio,
+            None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
+            key_grad, self.fused, self.block_rows, self.n_threads,
         )
-        return 0.5 * float(self.c @ loss), Zq.T @ grad_rows, residual.T @ attended
+        grad_K = Zq.T @ grad_rows
+        if self.distance:
+            # d b_j / dK = -½ z_j z_jᵀ, weighted by g_j = sum_i G_ij.
+            g = self.w * key_grad.sum(axis=0)
+            grad_K -= 0.5 * (Zc.T * g) @ Zc
+        return 0.5 * float(self.c @ loss), grad_K, residual.T @ attended

@@ -9,14 +9,18 @@ per block of ``block_rows`` queries and the whole context (at most
 ``_attention._BLOCK_ELEMENTS`` scores, a few hundred kB, in the core's L2
 cache from the first product to the last):
 
-1. the scores, one BLAS product (``Zq_block @ KZcᵀ``);
+1. the scores, one BLAS product (``Zq_block @ KZcᵀ``), plus the key bias
+   ``b_j`` of distance scores (times the query's overflow factor), if any;
 2. the own token's shift, the row maximum, ``exp((s - max) / scale)`` in place
    (``_softmax_rows.c``: a vectorized exponential, dispatched at run time);
-3. one BLAS product of those exponentials with the token columns
-   (``[w ∘ Zc V ᵀ, w]`` for predictions; ``[w ∘ Zc, w, ...]`` for the loss);
-4. for the gradient, either nothing more (the fused columns) or a second
-   block ``P = left @ rightᵀ``, multiplied into the exponentials and read by
-   one more product.
+3. one BLAS product of those exponentials with the token columns, from the
+   value tokens ``X̃c = [Zc, targets]`` (p columns; ``Zc`` without targets):
+   ``[w ∘ X̃c Vᵀ, w]`` for predictions; ``[w ∘ X̃c, w, ...]`` for the loss;
+4. for the gradient, either nothing more (the fused columns, which multiply
+   the features ``Zc`` only: the scores read no targets) or a second block
+   ``P = left @ rightᵀ``, multiplied into the exponentials and read by one
+   more product; with a key bias, one more product ``Eᵀ [left, -row term]``
+   gives the block's column sums of ``G``, in a row of its own.
 
 Blocks go to OpenMP threads (``prange``, dynamic schedule, the GIL
 released); each block writes only its own rows of the outputs, so results do
@@ -39,11 +43,12 @@ cdef extern from "_softmax_rows.h" nogil:
     void sa_exp_vector_f(float *x, Py_ssize_t n)
 
 
-cdef inline void _gemm(bint transpose_a, int m, int n, int k, const floating *a, int lda,
-                       const floating *b, int ldb, floating *c, int ldc) noexcept nogil:
-    """Column-major ``C (m x n) = op(A) B`` through BLAS (op: transpose or not)."""
+cdef inline void _gemm(bint transpose_a, bint transpose_b, int m, int n, int k,
+                       const floating *a, int lda, const floating *b, int ldb, floating *c,
+                       int ldc) noexcept nogil:
+    """Column-major ``C (m x n) = op(A) op(B)`` through BLAS (op: transpose or not)."""
     cdef char trans_a = b't' if transpose_a else b'n'
-    cdef char trans_b = b'n'
+    cdef char trans_b = b't' if transpose_b else b'n'
     cdef floating one = 1, zero = 0
     if floating is double:
         dgemm(&trans_a, &trans_b, &m, &n, &k, &one, <double *> a, &lda, <double *> b, &ldb,
@@ -57,23 +62,40 @@ cdef inline void _times(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t inner,
                         const floating *A, Py_ssize_t lda, const floating *B, Py_ssize_t ldb,
                         floating *C, Py_ssize_t ldc) noexcept nogil:
     """Row-major ``C (rows x cols) = A (rows x inner) @ B (inner x cols)``."""
-    _gemm(False, <int> cols, <int> rows, <int> inner, B, <int> ldb, A, <int> lda, C, <int> ldc)
+    _gemm(False, False, <int> cols, <int> rows, <int> inner, B, <int> ldb, A, <int> lda, C,
+          <int> ldc)
 
 
 cdef inline void _times_transposed(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t inner,
                                    const floating *A, Py_ssize_t lda, const floating *B,
                                    Py_ssize_t ldb, floating *C, Py_ssize_t ldc) noexcept nogil:
     """Row-major ``C (rows x cols) = A (rows x inner) @ B (cols x inner)ᵀ``."""
-    _gemm(True, <int> cols, <int> rows, <int> inner, B, <int> ldb, A, <int> lda, C, <int> ldc)
+    _gemm(True, False, <int> cols, <int> rows, <int> inner, B, <int> ldb, A, <int> lda, C,
+          <int> ldc)
+
+
+cdef inline void _transposed_times(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t inner,
+                                   const floating *A, Py_ssize_t lda, const floating *B,
+                                   Py_ssize_t ldb, floating *C, Py_ssize_t ldc) noexcept nogil:
+    """Row-major ``C (rows x cols) = A (inner x rows)ᵀ @ B (inner x cols)``."""
+    _gemm(False, True, <int> cols, <int> rows, <int> inner, B, <int> ldb, A, <int> lda, C,
+          <int> ldc)
 
 
 cdef inline void _exp_scores(Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d,
-                             const floating *Zs, const floating *KZc,
+                             const floating *Zs, const floating *KZc, const floating *bias,
                              const Py_ssize_t *self_index, const floating *self_shift,
                              const floating *scale, floating *E) noexcept nogil:
-    """``E = exp(S - row max)`` of the block's scores ``S = Zs KZcᵀ`` (own tokens shifted)."""
+    """``E = exp(S - row max)`` of the block's scores ``S = Zs KZcᵀ``, plus the key bias
+    (if any, times each query's overflow factor) and the own tokens' shifts."""
     cdef Py_ssize_t i, j
+    cdef floating factor
     _times_transposed(rows, m, d, Zs + start * d, d, KZc, d, E, m)
+    if bias != NULL:
+        for i in range(rows):
+            factor = 1 if scale == NULL else scale[start + i]
+            for j in range(m):
+                E[i * m + j] += factor * bias[j]
     if self_index != NULL:
         for i in range(rows):
             j = self_index[start + i]
@@ -87,11 +109,12 @@ cdef inline void _exp_scores(Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py
 
 cdef void _forward_block(Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d,
                          Py_ssize_t q, const floating *Zs, const floating *KZc,
-                         const floating *tokens, const floating *scale, floating *E,
-                         floating *F, floating *out) noexcept nogil:
+                         const floating *bias, const floating *tokens, const floating *scale,
+                         floating *E, floating *F, floating *out) noexcept nogil:
     cdef Py_ssize_t i, a, cols = q + 1
     cdef floating total
-    _exp_scores(start, rows, m, d, Zs, KZc, <Py_ssize_t *> NULL, <floating *> NULL, scale, E)
+    _exp_scores(start, rows, m, d, Zs, KZc, bias, <Py_ssize_t *> NULL, <floating *> NULL, scale,
+                E)
     _times(rows, cols, m, E, m, tokens, cols, F, cols)
     for i in range(rows):
         total = F[i * cols + q]
@@ -99,18 +122,20 @@ cdef void _forward_block(Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssi
             out[(start + i) * q + a] = F[i * cols + a] / total
 
 
-def forward(const floating[:, ::1] Zs, const floating[:, ::1] KZc,
+def forward(const floating[:, ::1] Zs, const floating[:, ::1] KZc, const floating[::1] bias,
             const floating[:, ::1] tokens, const floating[::1] scale,
             floating[:, ::1] out, Py_ssize_t block_rows, int n_threads):
-    """Predictions ``out`` (n, q) from the token columns ``[w ∘ Zc Vᵀ, w]`` (m, q + 1).
+    """Predictions ``out`` (n, q) from the token columns ``[w ∘ X̃c Vᵀ, w]`` (m, q + 1).
 
     ``Zs`` holds the queries times their overflow factors ``scale`` (None: no
-    scaling); see :func:`sklearn_softattn._attention.attention_forward`.
+    scaling); ``bias`` (m,) is the key bias added to every query's scores
+    (None: none); see :func:`sklearn_softattn._attention.attention_forward`.
     """
     cdef Py_ssize_t n = Zs.shape[0], m = KZc.shape[0], d = Zs.shape[1], q = out.shape[1]
     cdef Py_ssize_t n_blocks = (n + block_rows - 1) // block_rows, b, start
     cdef Py_ssize_t size = block_rows * (m + q + 1)
     cdef const floating *scale_ptr = NULL if scale is None else &scale[0]
+    cdef const floating *bias_ptr = NULL if bias is None else &bias[0]
     cdef floating *work
     cdef int failed = 0
     if n == 0:
@@ -123,46 +148,51 @@ def forward(const floating[:, ::1] Zs, const floating[:, ::1] KZc,
                 continue
             start = b * block_rows
             _forward_block(start, min(block_rows, n - start), m, d, q, &Zs[0, 0], &KZc[0, 0],
-                           &tokens[0, 0], scale_ptr, work, work + block_rows * m, &out[0, 0])
+                           bias_ptr, &tokens[0, 0], scale_ptr, work, work + block_rows * m,
+                           &out[0, 0])
         PyMem_RawFree(work)
     if failed:
         raise MemoryError("no memory for the attention kernel's work space")
 
 
 cdef void _loss_grad_block(
-    Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d, Py_ssize_t q,
+    Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d, Py_ssize_t p, Py_ssize_t q,
     Py_ssize_t rank, Py_ssize_t cols, bint fused, bint left_through_V,
-    const floating *Zs, const floating *KZc, const floating *tokens, const floating *right,
-    const floating *V, const floating *Y, const floating *c, const floating *shift,
-    const Py_ssize_t *self_index, const floating *self_shift, const floating *scale,
+    const floating *Zs, const floating *KZc, const floating *bias, const floating *tokens,
+    const floating *right, const floating *V, const floating *Y, const floating *c,
+    const floating *shift, const Py_ssize_t *self_index, const floating *self_shift,
+    const floating *scale,
     floating *E, floating *P, floating *F, floating *mean, floating *left,
-    floating *row_term,
+    floating *row_term, floating *H,
     floating *loss_rows, floating *residual, floating *attended, floating *grad_rows,
+    floating *key_grad,
 ) noexcept nogil:
-    """One block of :func:`loss_grad`: per-query loss, residual, attended mean, gradient row."""
-    cdef Py_ssize_t i, g, k, a, idx
+    """One block of :func:`loss_grad`: per-query loss, residual, attended mean, gradient
+    row, and (``key_grad`` not NULL) the block's row of key-bias gradients."""
+    cdef Py_ssize_t i, g, k, a, j, idx
+    cdef Py_ssize_t stride = rank + (key_grad != NULL)  # of left: [lt, -r] with key_grad
     cdef floating total, value, along_mean, r, loss, term
     cdef const floating *f
     cdef floating *zbar
     cdef floating *res
     cdef floating *mu
     cdef floating *lt
-    _exp_scores(start, rows, m, d, Zs, KZc, self_index, self_shift, scale, E)
+    _exp_scores(start, rows, m, d, Zs, KZc, bias, self_index, self_shift, scale, E)
     _times(rows, cols, m, E, m, tokens, cols, F, cols)
     for i in range(rows):
         g = start + i
         f = F + i * cols
-        total = f[d]
-        mu, zbar, res, lt = mean + i * d, attended + g * d, residual + g * q, left + i * rank
-        for k in range(d):
+        total = f[p]
+        mu, zbar, res, lt = mean + i * p, attended + g * p, residual + g * q, left + i * stride
+        for k in range(p):
             mu[k] = f[k] / total
-            zbar[k] = mu[k] if shift == NULL else mu[k] + shift[g * d + k]
+            zbar[k] = mu[k] if shift == NULL else mu[k] + shift[g * p + k]
         loss, term = 0, 0
         for a in range(q):
             value, along_mean = 0, 0
-            for k in range(d):
-                value = value + V[a * d + k] * zbar[k]
-                along_mean = along_mean + V[a * d + k] * mu[k]
+            for k in range(p):
+                value = value + V[a * p + k] * zbar[k]
+                along_mean = along_mean + V[a * p + k] * mu[k]
             r = value - Y[g * q + a]
             loss = loss + r * r
             r = r * c[g]
@@ -171,58 +201,77 @@ cdef void _loss_grad_block(
         loss_rows[g], row_term[i] = loss, term
         # left: the factor of P = R Uᵀ = left rightᵀ on this query's side, over the row sum.
         if left_through_V:
-            for k in range(d):
+            for k in range(p):
                 lt[k] = 0
             for a in range(q):
                 r = res[a] / total
-                for k in range(d):
-                    lt[k] = lt[k] + r * V[a * d + k]
+                for k in range(p):
+                    lt[k] = lt[k] + r * V[a * p + k]
         else:
             for a in range(q):
                 lt[a] = res[a] / total
+        if key_grad != NULL:
+            lt[rank] = -term / total
         if fused:
             for k in range(d):
                 value = 0
                 for a in range(rank):
-                    value = value + lt[a] * f[d + 1 + a * d + k]
+                    value = value + lt[a] * f[p + 1 + a * d + k]
                 grad_rows[g * d + k] = value - term * mu[k]
+    if key_grad != NULL:
+        # sum_i G_ij / w_j = sum_a right_ja (Eᵀ lt)_ja - (Eᵀ r)_j, one product for both.
+        _transposed_times(m, rank + 1, rows, E, m, left, stride, H, rank + 1)
+        for j in range(m):
+            value = 0
+            for a in range(rank):
+                value = value + right[j * rank + a] * H[j * (rank + 1) + a]
+            key_grad[j] = value + H[j * (rank + 1) + rank]
     if fused:
         return
-    _times_transposed(rows, m, rank, left, rank, right, rank, P, m)
+    _times_transposed(rows, m, rank, left, stride, right, rank, P, m)
     for idx in range(rows * m):
         P[idx] = P[idx] * E[idx]
     _times(rows, d, m, P, m, tokens, cols, grad_rows + start * d, d)
     for i in range(rows):
         for k in range(d):
-            grad_rows[(start + i) * d + k] -= row_term[i] * mean[i * d + k]
+            grad_rows[(start + i) * d + k] -= row_term[i] * mean[i * p + k]
 
 
 def loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y, const floating[::1] c,
-              const floating[:, ::1] KZc, const floating[:, ::1] tokens,
-              const floating[:, ::1] right, const floating[:, ::1] V,
-              const floating[:, ::1] shift, const Py_ssize_t[::1] self_index,
-              const floating[::1] self_shift, const floating[::1] scale,
+              const floating[:, ::1] KZc, const floating[::1] bias,
+              const floating[:, ::1] tokens, const floating[:, ::1] right,
+              const floating[:, ::1] V, const floating[:, ::1] shift,
+              const Py_ssize_t[::1] self_index, const floating[::1] self_shift,
+              const floating[::1] scale,
               floating[::1] loss_rows, floating[:, ::1] residual,
-              floating[:, ::1] attended, floating[:, ::1] grad_rows,
+              floating[:, ::1] attended, floating[:, ::1] grad_rows, floating[:, ::1] key_grad,
               bint fused, Py_ssize_t block_rows, int n_threads):
     """Per-query loss terms and gradient rows of the attention layer.
 
-    ``tokens`` (m, cols) holds ``[w ∘ Zc, w]`` and, if ``fused``, ``rank`` more
-    blocks of d columns ``right[:, a] w ∘ Zc``; ``right`` (m, rank) is the
-    context-side factor of ``P = R Uᵀ`` (``Zc`` when d <= q, else ``Zc Vᵀ``).
-    ``shift`` and ``scale`` may be None. Fills, per query i: ``loss_rows[i] =
+    ``V`` is (q, p): it maps the value tokens ``X̃c`` (m, p), the context's d
+    features and any targets. ``tokens`` (m, cols) holds ``[w ∘ X̃c, w]`` and,
+    if ``fused``, ``rank`` more blocks of d columns ``right[:, a] w ∘ Zc`` (the
+    features only); ``right`` (m, rank) is the context-side factor of ``P = R
+    Uᵀ`` (``X̃c`` when p <= q, else ``X̃c Vᵀ``). ``bias``, ``shift``, ``scale``
+    and ``key_grad`` may be None. Fills, per query i: ``loss_rows[i] =
     ||r_i||²``, ``residual[i] = c_i r_i``, ``attended[i]`` (the attended mean
-    plus the shift) and ``grad_rows[i] = ((A ∘ G) Zc)_i``; see
+    plus the shift, p entries) and ``grad_rows[i] = (G Zc)_i``; and per block
+    b, ``key_grad[b, j] = sum_{i in b} G_ij / w_j`` (n_blocks, m), the key bias's
+    gradient before the weights; see
     :func:`sklearn_softattn._attention.attention_loss_grad`.
     """
     cdef Py_ssize_t n = Zs.shape[0], m = KZc.shape[0], d = Zs.shape[1], q = Y.shape[1]
-    cdef Py_ssize_t rank = right.shape[1], cols = tokens.shape[1]
-    cdef bint left_through_V = d <= q
+    cdef Py_ssize_t p = V.shape[1], rank = right.shape[1], cols = tokens.shape[1]
+    cdef bint left_through_V = p <= q
     cdef Py_ssize_t n_blocks = (n + block_rows - 1) // block_rows, b, start, rows
     cdef Py_ssize_t block = block_rows * m
-    cdef Py_ssize_t size = block * (1 if fused else 2) + block_rows * (cols + d + rank + 1)
+    cdef Py_ssize_t stride = rank + (key_grad is not None)
+    cdef Py_ssize_t size = (block * (1 if fused else 2) + block_rows * (cols + p + stride + 1)
+                            + (0 if key_grad is None else m * (rank + 1)))
+    cdef const floating *bias_ptr = NULL if bias is None else &bias[0]
     cdef const floating *shift_ptr = NULL if shift is None else &shift[0, 0]
     cdef const floating *scale_ptr = NULL if scale is None else &scale[0]
+    cdef floating *key_grad_ptr = NULL if key_grad is None else &key_grad[0, 0]
     cdef floating *work
     cdef floating *P
     cdef floating *F
@@ -240,12 +289,14 @@ def loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y, const floatin
             start = b * block_rows
             rows = min(block_rows, n - start)
             _loss_grad_block(
-                start, rows, m, d, q, rank, cols, fused, left_through_V,
-                &Zs[0, 0], &KZc[0, 0], &tokens[0, 0], &right[0, 0], &V[0, 0], &Y[0, 0],
-                &c[0], shift_ptr, &self_index[0], &self_shift[0], scale_ptr,
-                work, P, F, F + block_rows * cols, F + block_rows * (cols + d),
-                F + block_rows * (cols + d + rank),
-                &loss_rows[0], &residual[0, 0], &attended[0, 0], &grad_rows[0, 0])
+                start, rows, m, d, p, q, rank, cols, fused, left_through_V,
+                &Zs[0, 0], &KZc[0, 0], bias_ptr, &tokens[0, 0], &right[0, 0], &V[0, 0],
+                &Y[0, 0], &c[0], shift_ptr, &self_index[0], &self_shift[0], scale_ptr,
+                work, P, F, F + block_rows * cols, F + block_rows * (cols + p),
+                F + block_rows * (cols + p + stride),
+                F + block_rows * (cols + p + stride + 1),
+                &loss_rows[0], &residual[0, 0], &attended[0, 0], &grad_rows[0, 0],
+                NULL if key_grad_ptr == NULL else key_grad_ptr + b * m)
         PyMem_RawFree(work)
     if failed:
         raise MemoryError("no memory for the attention kernel's work space")
@@ -253,17 +304,19 @@ def loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y, const floatin
 
 def fill_fused(floating[:, ::1] tokens, const floating[:, ::1] right,
                const floating[:, ::1] Zc, const floating[::1] w, Py_ssize_t rank):
-    """The fused token columns of :func:`loss_grad`, in place: ``tokens[j, d + 1 + a d
-    + k] = (right[j, a] Zc[j, k]) w[j]`` for ``a < rank`` (one pass over the context,
-    where numpy made two per column block)."""
+    """The fused token columns of :func:`loss_grad`, in place, the last ``rank × d`` of
+    ``tokens``: ``tokens[j, first + a d + k] = (right[j, a] Zc[j, k]) w[j]`` for ``a <
+    rank``, ``first = tokens.shape[1] - rank d`` (one pass over the context, where numpy
+    made two per column block)."""
     cdef Py_ssize_t m = Zc.shape[0], d = Zc.shape[1], j, a, k, col
-    if (tokens.shape[0] != m or tokens.shape[1] < d + 1 + rank * d or right.shape[0] != m
+    cdef Py_ssize_t first = tokens.shape[1] - rank * d
+    if (tokens.shape[0] != m or first < d + 1 or right.shape[0] != m
             or right.shape[1] < rank or w.shape[0] != m):
         raise ValueError("fill_fused: inconsistent shapes")
     with nogil:
         for j in range(m):
             for a in range(rank):
-                col = d + 1 + a * d
+                col = first + a * d
                 for k in range(d):
                     tokens[j, col + k] = (right[j, a] * Zc[j, k]) * w[j]
 
