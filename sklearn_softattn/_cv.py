@@ -536,8 +536,8 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         0.0028); raise it, or pass ``None``, where accuracy at a positive
         scale matters more than time.
 
-    init, preconditioner, regularization, renormalize, solver, learning_rate, \
-batch_size, tol, n_iter_no_change, fit_intercept, extrapolation
+    target_tokens, attention_scores, init, preconditioner, regularization, renormalize, \
+solver, learning_rate, batch_size, tol, n_iter_no_change, fit_intercept, extrapolation
         As in :class:`SoftmaxAttentionRegressor`; ``tol`` applies to every
         point of the path, and ``extrapolation`` to the validation rows that
         score it as to ``predict``.
@@ -604,8 +604,8 @@ batch_size, tol, n_iter_no_change, fit_intercept, extrapolation
         ``scoring``), and its sharper points are skipped; a skipped point is
         never chosen, without a warning.
 
-    key_query_, value_, context_, context_weight_, data_radius_, \
-x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
+    key_query_, value_, target_value_, context_, context_weight_, context_targets_, \
+data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         As in :class:`SoftmaxAttentionRegressor`, for the model refitted on all
         the data; ``n_iter_`` and ``loss_curve_`` cover its whole path.
 
@@ -674,6 +674,8 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         cv=5,
         scoring=None,
         selection="1se",
+        target_tokens=False,
+        attention_scores="bilinear",
         init="spectral",
         preconditioner="covariance",
         regularization="balance",
@@ -697,6 +699,8 @@ x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.cv = cv
         self.scoring = scoring
         self.selection = selection
+        self.target_tokens = target_tokens
+        self.attention_scores = attention_scores
         self.init = init
         self.preconditioner = preconditioner
         self.regularization = regularization

@@ -23,10 +23,11 @@ from ._geometry import (
     distance_map,
     feature_scale,
     renormalize,
+    symmetric_root,
     weighted_covariance,
     whitening,
 )
-from ._init import random_init, spectral_init
+from ._init import isotropic_init, random_init, spectral_init
 from ._objective import Objective, leave_one_out
 from ._solvers import OPTIMIZERS, Progress, gd, lbfgs, minibatch
 
@@ -109,7 +110,9 @@ class _Problem:
     centered features to working coordinates and ``W`` whitens them (``Wᵀ Σ̂ W = I``).
     ``loss_scale`` is the loss of predicting the mean, ``L₀``; ``radius`` is the
     largest Mahalanobis distance ``‖(x - x̄) P‖`` of a training query, for the
-    ``distance`` map ``P`` (:func:`~._geometry.distance_map`).
+    ``distance`` map ``P`` (:func:`~._geometry.distance_map`). With target tokens,
+    ``context_Y`` holds the context rows' raw targets and ``target_covariance`` their
+    weighted covariance with the context rows' features (q × d); both None without.
     """
 
     objective: Objective
@@ -126,6 +129,8 @@ class _Problem:
     y_offset: np.ndarray
     covariance: np.ndarray
     loss_scale: float
+    context_Y: np.ndarray = None
+    target_covariance: np.ndarray = None
 
     def ridge_strength(self, shrinkage):
         """The objective's weight of the ridge penalty for a ``shrinkage`` in
@@ -154,14 +159,24 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
     ``K -> 0`` and ``V -> ∞`` with ``V Σ̂ Kᵀ`` fixed; any ``(K, V)`` on that
     ray gives its ``coef_``, and ``key_query_`` and ``value_`` are stored as
     zeros, which is how :func:`layer_predict` knows the model is linear.
+    With target tokens ``V`` is ``[V_x, U]`` and the linear limit
+    ``(V_x Σ̂ + U Σ̂_yx) Kᵀ``, ``Σ̂_yx`` the targets' covariance with the features.
     """
+    d = K.shape[0]
+    V, U = V[:, :d], (V[:, d:] if problem.context_Y is not None else None)
     coef = V @ problem.covariance @ K.T
+    if U is not None:
+        coef += U @ problem.target_covariance @ K.T
     intercept = problem.y_offset - coef @ problem.x_offset
     if linear:
         K, V = np.zeros_like(K), np.zeros_like(V)
+        U = None if U is None else np.zeros_like(U)
     return dict(
         key_query_=K,
         value_=V,
+        target_value_=U,
+        context_targets_=problem.context_Y,
+        _attention_scores=problem.objective.scores,
         context_=problem.context_X,
         context_weight_=problem.objective.context_weight,
         data_radius_=problem.radius,
@@ -219,14 +234,20 @@ def layer_predict(attributes, X, n_jobs=None, extrapolation="clip"):
         coef = np.atleast_2d(attributes["coef_"])
         y = np.atleast_1d(attributes["intercept_"]) + X @ coef.T.astype(X.dtype, copy=False)
         return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
-    x_offset = attributes["x_offset_"]
-    y = attributes["y_offset_"] + attention_forward(
+    x_offset, y_offset = attributes["x_offset_"], attributes["y_offset_"]
+    V, targets = attributes["value_"], None
+    if attributes["target_value_"] is not None:
+        V = np.hstack([V, attributes["target_value_"]])
+        targets = attributes["context_targets_"] - y_offset
+    y = y_offset + attention_forward(
         centered_queries(attributes, X, extrapolation),
         attributes["context_"] - x_offset,
         attributes["key_query_"],
-        attributes["value_"],
+        V,
         attributes["context_weight_"],
         n_jobs,
+        targets=targets,
+        scores=attributes["_attention_scores"],
     )
     return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
 
@@ -260,8 +281,12 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
         strength=params["alpha"] * loss_scale if params["regularization"] == "balance" else 0.0,
         shrinkage=problem.ridge_strength(params["shrinkage"]),
     )
-    project = (Renormalization(params["attention_scale"], objective.P) if params["renormalize"]
-               else Renormalization())
+    # With distance scores the solvers work on the metric L (K = LᵀL); everything
+    # outside them sees K.
+    metric = objective.scores == "distance"
+    project = (Renormalization(params["attention_scale"], objective.P, metric)
+               if params["renormalize"] else Renormalization(metric=metric))
+    key_query = objective.key_query
 
     validation_score = None
     if validation is not None:
@@ -270,9 +295,14 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
         total = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
 
         def validation_score(K, V):
-            residual = attention_forward(Z_val, objective.context, K, V,
-                                         objective.context_weight, params["n_jobs"]) - Yc_val
+            residual = objective.forward(Z_val, key_query(K), V) - Yc_val
             return 1 - np.sum(w_val @ residual**2) / max(total, np.finfo(float).tiny)
+
+    if on_iteration is not None and metric:
+        report = on_iteration
+
+        def on_iteration(L, V):
+            return report(key_query(L), V)
 
     progress = Progress(params["tol"], params["n_iter_no_change"], loss_scale,
                         validation_score=validation_score, verbose=params["verbose"],
@@ -284,6 +314,8 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
         else params["learning_rate"]
     )
     K, V = change_basis(K, V, T_inv)
+    if metric:
+        K = symmetric_root(K)
     # BLAS runs one thread for the whole run, entered once: the kernel's products have
     # an inner dimension of d (or q), and the solvers' own ones are d × d or over a few
     # hundred variables, too thin for BLAS threads to pay (on 2 busy cores, two threads
@@ -307,26 +339,41 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
             )
     if progress.best_params is not None:
         K_best, V_best = progress.best_params
-        progress.best_params = change_basis(K_best, V_best, T)
-    return *change_basis(K, V, T), progress, converged, optimizer
+        progress.best_params = change_basis(key_query(K_best), V_best, T)
+    return *change_basis(key_query(K), V, T), progress, converged, optimizer
 
 
 def initial_params(problem, params, rng):
     """Initial raw ``(K, V)`` of ``params["init"]``, renormalized to
-    ``params["attention_scale"]`` (``params`` as for :func:`solve`)."""
+    ``params["attention_scale"]`` (``params`` as for :func:`solve`).
+
+    With distance scores the spectral start is :func:`~._init.isotropic_init`'s
+    (same linear limit, a metric of full rank) and the random one draws the
+    metric ``L`` (``K = LᵀL``); with target tokens ``U`` starts at 0, where the
+    layer is the paper's.
+    """
     W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
+    distance = problem.objective.scores == "distance"
     if params["init"] == "spectral":
         A = problem.objective.standardize
         shrinkage = problem.ridge_strength(params["shrinkage"])
         ridge = shrinkage * (A @ A.T) if shrinkage > 0 else None
-        K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight, ridge)
+        if distance:  # the whitened directions of the distance map: orthonormal
+            K, V = isotropic_init(problem.Xc @ W, Yc, problem.objective.weight, ridge,
+                                  W_inv @ problem.distance)
+        else:
+            K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight, ridge)
         K, V = change_basis(K, V, W)  # whitened to raw
     else:
         # The targets' root mean square per output: L₀ = mean squared norm / 2.
         target_scale = np.sqrt(2 * problem.loss_scale / Yc.shape[1])
         K, V = random_init(W.shape[0], Yc.shape[1], target_scale, rng, Yc.dtype)
+        if distance:
+            K = K.T @ K
         if params["preconditioner"] == "covariance":
             K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
+    if problem.context_Y is not None:
+        V = np.hstack([V, np.zeros((V.shape[0], Yc.shape[1]), V.dtype)])
     return renormalize(K, V, params["attention_scale"], W_inv)
 
 
@@ -383,7 +430,11 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
     def predict(self, X):
         """Predict with the attention layer over the stored context.
 
-        Each row attends over ``context_`` only, never over the other rows.
+        Each row attends over ``context_`` only, never over the other rows. A
+        training row among the context rows attends to its own token too (only
+        training leaves it out), as in
+        :class:`~sklearn.neighbors.KNeighborsRegressor`: with target tokens it
+        reads its own target, so ``score`` on the training rows is optimistic.
 
         Parameters
         ----------
@@ -404,10 +455,12 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
 
         ``predict`` averages the context rows' values with these weights:
         ``predict(X)`` equals ``y_offset_ + A @ ((context_ - x_offset_) @ value_.T)``
-        for ``A = attention_weights(X)`` (raveled for a 1-D ``y``). The score
-        of row ``x`` on context row ``c_j`` is
+        for ``A = attention_weights(X)`` (raveled for a 1-D ``y``), plus
+        ``A @ ((context_targets_ - y_offset_) @ target_value_.T)`` with target
+        tokens. The score of row ``x`` on context row ``c_j`` is
         ``(x - x_offset_)ᵀ key_query_ (c_j - x_offset_) + log context_weight_[j]``,
-        so a row of weight ``w_j`` counts ``w_j`` times, as in ``predict``
+        less ``½ (c_j - x_offset_)ᵀ key_query_ (c_j - x_offset_)`` with distance
+        scores, so a row of weight ``w_j`` counts ``w_j`` times, as in ``predict``
         (and, as there, ``x`` is first pulled back to ``data_radius_`` with
         ``extrapolation="clip"``).
 
@@ -433,16 +486,18 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         n_context = self.context_.shape[0]
         Zq = centered_queries(vars(self), X, self.extrapolation)
-        KZc = (self.context_ - self.x_offset_) @ self.key_query_.T
+        Zc = self.context_ - self.x_offset_
+        KZc = Zc @ self.key_query_.T
+        bias = _attention.key_bias(Zc, self.key_query_, self._attention_scores)
         log_w = np.log(self.context_weight_)
         if top_k is None:
-            return _attention.attention_weights(Zq, KZc, log_w)
+            return _attention.attention_weights(Zq, KZc, log_w, bias=bias)
         check_scalar(top_k, "top_k", Integral, min_val=1, max_val=n_context)
         indices = np.empty((X.shape[0], top_k), dtype=np.intp)
         weights = np.empty((X.shape[0], top_k), dtype=np.result_type(Zq, KZc))
         # Blocks of queries of at most the kernel's block of scores.
         for block in gen_batches(X.shape[0], _attention._block_rows(X.shape[0], n_context)):
-            A = _attention.attention_weights(Zq[block], KZc, log_w)
+            A = _attention.attention_weights(Zq[block], KZc, log_w, bias=bias)
             heaviest = np.argpartition(-A, top_k - 1, axis=1)[:, :top_k]
             order = np.argsort(-np.take_along_axis(A, heaviest, axis=1), axis=1,
                                kind="stable")
@@ -464,7 +519,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
 
         f(x) = ȳ + Σ_j softmax_j((x - x̄)ᵀ K (c_j - x̄) + log w_j) V (c_j - x̄)
 
-    with the key-query matrix ``K`` (d × d) and the value matrix ``V`` (q × d);
+    with the key-query matrix ``K`` (d × d) and the value matrix ``V`` (q × d)
+    (with ``target_tokens``, values ``V (c_j - x̄) + U (y_j - ȳ)``; with
+    ``attention_scores="distance"``, scores ``-½ ‖L (x - c_j)‖²``, ``K = LᵀL``);
     a query farther from ``x̄`` than any training row is first pulled back to
     that distance (``extrapolation``).
     Training minimizes the leave-one-out squared error (each training row
@@ -537,6 +594,36 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         standardized features among ``np.logspace(-3, 3, 13)``, by its
         efficient leave-one-out error (chosen anew at every ``fit``), so
         that the linear limit is that ``RidgeCV``.
+
+    target_tokens : bool, default=False
+        Let the context tokens carry their targets, as in in-context
+        regression: a token's value becomes ``V (c_j - x̄) + U (y_j - ȳ)``, with
+        ``U`` of shape (n_targets, n_targets) (``target_value_``), starting
+        at 0. Training still leaves each row's own token out, so the
+        objective stays an exact leave-one-out error. The regularizers apply
+        to ``V`` as before; ``U`` is not penalized. With
+        ``attention_scores="distance"`` the layer is a kernel smoother of the
+        targets in a learned metric (learned-metric kernel regression,
+        Weinberger & Tesauro 2007) beside its linear part. ``predict`` on a
+        training row lets it attend to its own token, target included, as
+        :class:`~sklearn.neighbors.KNeighborsRegressor` does, so ``score``
+        on the training rows is optimistic.
+
+    attention_scores : {"bilinear", "distance"}, default="bilinear"
+        The score of query ``x`` on token ``c_j`` (centered by ``x̄``).
+        ``"bilinear"``: ``(x - x̄)ᵀ K (c_j - x̄)``, the paper's, which tilts the
+        softmax towards tokens far out along a direction (global attention).
+        ``"distance"``: ``-½ ‖L (x - c_j)‖²`` with ``K = LᵀL`` positive
+        semi-definite: the softmax weighs the tokens near ``x`` in the learned
+        metric ``L`` (local attention, a kernel smoother). It is the
+        bilinear score plus a key bias ``-½ (c_j - x̄)ᵀ K (c_j - x̄)``; as
+        ``attention_scale`` tends to 0 it has the same linear limit. The
+        solvers work on ``L``; the spectral start is the identity metric in
+        whitened coordinates (the Mahalanobis distance) with the spectral
+        start's linear limit, since the spectral ``K₀`` has rank at most
+        n_targets and a metric of that rank would keep it.
+        ``attention_scale`` is ``‖K‖_F`` in whitened coordinates, as for
+        bilinear scores.
 
     renormalize : bool, default=True
         After the initialization and every step, rescale ``(K, V) -> (K / c, c V)``
@@ -653,6 +740,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     value_ : ndarray of shape (n_targets, n_features)
         Value matrix ``V`` (always 2-D).
 
+    target_value_ : ndarray of shape (n_targets, n_targets) or None
+        The matrix ``U`` of the tokens' targets, with ``target_tokens=True``.
+
+    context_targets_ : ndarray of shape (n_context, n_targets) or None
+        The targets of the context rows (always 2-D), with ``target_tokens=True``.
+
     context_ : ndarray of shape (n_context, n_features)
         The raw context rows attended by every prediction.
 
@@ -677,7 +770,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
         The infinite-data linear limit ``V Σ̂ Kᵀ`` of the model: for Gaussian
         features and an infinite context, ``f(x) = coef_ @ x + intercept_``.
-        Compare with ``LinearRegression().coef_``.
+        Compare with ``LinearRegression().coef_``. With target tokens it is
+        ``(V Σ̂ + U Σ̂_yx) Kᵀ``, ``Σ̂_yx`` the context targets' covariance with
+        its features.
 
     intercept_ : float or ndarray of shape (n_targets,)
         Intercept of that linear limit.
@@ -755,6 +850,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         "regularization": [StrOptions({"balance"}), None],
         "alpha": [Interval(Real, 0, None, closed="left")],
         "shrinkage": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
+        "target_tokens": ["boolean"],
+        "attention_scores": [StrOptions({"bilinear", "distance"})],
         "renormalize": ["boolean"],
         "solver": [StrOptions({"gd", "lbfgs", "sgd", "adam"})],
         "learning_rate": [StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
@@ -782,6 +879,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         regularization="balance",
         alpha=1.0,
         shrinkage=0.0,
+        target_tokens=False,
+        attention_scores="bilinear",
         renormalize=True,
         solver="gd",
         learning_rate="auto",
@@ -805,6 +904,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         self.regularization = regularization
         self.alpha = alpha
         self.shrinkage = shrinkage
+        self.target_tokens = target_tokens
+        self.attention_scores = attention_scores
         self.renormalize = renormalize
         self.solver = solver
         self.learning_rate = learning_rate
@@ -854,7 +955,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             return self._fit_linear_limit(problem, y_ndim, task)
         if self.warm_start and np.any(getattr(self, "key_query_", 0)):
             # With renormalize=True the solver first rescales them to attention_scale.
-            K, V = self.key_query_, self.value_
+            K, V = self._stored_params("warm_start")
         else:
             K, V = initial_params(problem, self.get_params(), rng)
         keep_curve = self.warm_start and hasattr(self, "loss_curve_")
@@ -883,6 +984,23 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         )
         task.end({})  # the model is self
         return self
+
+    def _stored_params(self, how):
+        """The fitted raw ``(K, V)`` to continue from (``V`` with ``U``'s columns), after
+        checking that the layer they belong to is this one's (``how``: the reason)."""
+        fitted = {}  # what the fit recorded (parameters set by hand record nothing)
+        if hasattr(self, "target_value_"):
+            fitted["target_tokens"] = self.target_value_ is not None
+        if hasattr(self, "_attention_scores"):
+            fitted["attention_scores"] = self._attention_scores
+        for name, value in fitted.items():
+            if getattr(self, name) != value:
+                raise ValueError(f"{how} continues a layer fitted with {name}={value!r}, "
+                                 f"not {getattr(self, name)!r}; set {name}={value!r} or "
+                                 "fit afresh.")
+        if getattr(self, "target_value_", None) is None:
+            return self.key_query_, self.value_
+        return self.key_query_, np.hstack([self.value_, self.target_value_])
 
     def _fit_linear_limit(self, problem, y_ndim, task):
         """``attention_scale=0``: the layer's linear limit, in closed form (no iterations)."""
@@ -945,17 +1063,18 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                     f"estimator was fitted on {self.value_.shape[0]} of "
                     f"{np.ndim(self.coef_)}."
                 )
+            K, V = self._stored_params("partial_fit")
             X, Y = X.astype(self.x_offset_.dtype, copy=False), Y.astype(self.x_offset_.dtype,
                                                                          copy=False)
             _check_spread(X - self.x_offset_, "X")
             # Batch rows are new queries: none is a context token, nor counted
             # in the offsets, so none leaves them.
             problem = self._problem(
-                X, Y, sample_weight, rng, context=(self.context_, self.context_weight_),
+                X, Y, sample_weight, rng,
+                context=(self.context_, self.context_weight_, self.context_targets_),
                 statistics=(self.x_offset_, self.y_offset_, self._covariance),
                 radius=self.data_radius_,
             )
-            K, V = self.key_query_, self.value_
         K, V, progress, _, self._optimizer = solve(
             problem, K, V, self.get_params(), rng,
             max_iter=1, loss_curve=[] if first else self.loss_curve_,
@@ -1000,11 +1119,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         """
         if context is None:
             rows, self_index = self._context(X.shape[0], rng)
-            context_X, context_weight = X[rows], sample_weight[rows]
+            context_X, context_weight, context_Y = X[rows], sample_weight[rows], Y[rows]
             x_offset, y_offset, covariance = self._statistics(X, Y, sample_weight, rows)
             target_total = sample_weight.sum()
         else:
-            (context_X, context_weight), (x_offset, y_offset, covariance) = context, statistics
+            (context_X, context_weight, context_Y), (x_offset, y_offset, covariance) = (
+                context, statistics)
             self_index = np.full(X.shape[0], -1)
             target_total = None
         W, W_inv = whitening(covariance)
@@ -1015,10 +1135,18 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             P = W_inv
         Xc, Yc = X - x_offset, Y - y_offset
         Z = Xc @ T
-        shift = None
+        shift, targets, target_covariance = None, None, None
+        if self.target_tokens:
+            targets = context_Y - y_offset
+            target_covariance = (targets.T * (context_weight / context_weight.sum())) @ (
+                context_X - x_offset)
+        else:
+            context_Y = None
         if self.fit_intercept:
             Z, shift, Y_loo = leave_one_out(Z, Yc, sample_weight, self_index,
-                                            context_weight.sum(), target_total)
+                                            context_weight.sum(), target_total,
+                                            self.target_tokens,
+                                            self.attention_scores == "distance")
         else:
             Y_loo = Yc
         objective = Objective(
@@ -1029,6 +1157,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             context_weight=context_weight,
             self_index=self_index,
             value_shift=shift,
+            targets=targets,
+            scores=self.attention_scores,
             standardize=feature_scale(covariance)[:, None] * W,
             P=P,
             n_jobs=self.n_jobs,
@@ -1039,7 +1169,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         return _Problem(objective, Xc=Xc, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
                         context_X=context_X, distance=distance, radius=radius,
                         x_offset=x_offset, y_offset=y_offset,
-                        covariance=covariance, loss_scale=loss_scale)
+                        covariance=covariance, loss_scale=loss_scale, context_Y=context_Y,
+                        target_covariance=target_covariance)
 
     def _validation_split(self, X, Y, sample_weight, rng):
         n_val = int(np.ceil(self.validation_fraction * X.shape[0]))

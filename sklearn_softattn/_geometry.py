@@ -84,8 +84,20 @@ def change_basis(K, V, M):
     Scores ``zᵀ K z_j`` and values ``V z_j`` are unchanged by the map
     ``(K, V) -> (M K Mᵀ, V Mᵀ)``. With ``M = W`` it takes whitened parameters
     to centered raw ones; with ``M = W_inv`` raw parameters to whitened ones.
+    A value matrix with more columns than ``M`` has rows (target tokens: the
+    columns after the first d act on the tokens' targets) keeps those columns.
     """
-    return M @ K @ M.T, V @ M.T
+    d = M.shape[0]
+    V = V @ M.T if V.shape[1] == d else np.hstack([V[:, :d] @ M.T, V[:, d:]])
+    return M @ K @ M.T, V
+
+
+def symmetric_root(K):
+    """The positive semi-definite ``L`` with ``LᵀL`` the nearest such matrix to
+    the symmetric part of ``K`` (negative eigenvalues, round-off of a metric, are
+    raised to 0): the metric whose distance scores ``K`` gives."""
+    eigvals, eigvecs = np.linalg.eigh((K + K.T) / 2)
+    return (eigvecs * np.sqrt(np.maximum(eigvals, 0))) @ eigvecs.T
 
 
 def renormalize(K, V, scale, P=None):
@@ -113,33 +125,54 @@ class Renormalization:
     Calling it projects ``(K, V)``; :meth:`onto` and :meth:`tangent` are what
     a solver on the renormalized parametrization ``K = scale · K̃ / ||P K̃ Pᵀ||_F``
     needs: the map itself and its gradient.
+
+    With ``metric=True`` the solver's first parameter is a metric ``L`` and the
+    key-query matrix is ``K = LᵀL`` (distance scores): the same norm of ``K`` is
+    kept by ``(L, V) -> (L / √c, c V)``, and ``onto`` scales ``L`` by the square
+    root of the factor that ``K`` needs.
     """
 
-    def __init__(self, scale=None, P=None):
-        self.scale, self.P = scale, P
+    def __init__(self, scale=None, P=None, metric=False):
+        self.scale, self.P, self.metric = scale, P, metric
+
+    def _whitened_norm(self, K):
+        """``||P K Pᵀ||_F`` of the key-query matrix of the first parameter."""
+        if self.metric:
+            K = K.T @ K
+        return np.linalg.norm(K if self.P is None else self.P @ K @ self.P.T)
 
     def __call__(self, K, V):
-        return (K, V) if self.scale is None else renormalize(K, V, self.scale, self.P)
+        if self.scale is None:
+            return K, V
+        if not self.metric:
+            return renormalize(K, V, self.scale, self.P)
+        L, factor = self.onto(K)
+        return L, V / factor**2
 
     def onto(self, K):
         """``K`` rescaled to the norm ``scale`` (unchanged if zero or without a
         scale), and the factor applied."""
         if self.scale is None:
             return K, 1.0
-        norm = np.linalg.norm(K if self.P is None else self.P @ K @ self.P.T)
+        norm = self._whitened_norm(K)
         factor = self.scale / norm if norm > 0 else 1.0
+        if self.metric:
+            factor = np.sqrt(factor)
         return K * factor, factor
 
     def tangent(self, K, grad_K):
         """The gradient at ``K̃ = K`` of ``K̃ -> f(onto(K̃))``, ``K`` renormalized.
 
         ``grad_K`` less the part that only changes the norm of ``K``:
-        ``grad_K - <grad_K, K> / <R, K> R`` with ``R = Pᵀ (P K Pᵀ) P``, the
-        gradient of half the squared norm. Zero exactly when ``K`` is
-        stationary among the matrices of its norm.
+        ``grad_K - <grad_K, K> / <R, K> R`` with ``R`` the gradient of half the
+        squared norm (``Pᵀ (P K Pᵀ) P``; for a metric ``L``, ``2 L Pᵀ (P LᵀL Pᵀ) P``).
+        Zero exactly when ``K`` is stationary among the matrices of its norm.
         """
         if self.scale is None:
             return grad_K
-        R = K if self.P is None else self.P.T @ (self.P @ K @ self.P.T) @ self.P
+        S = K.T @ K if self.metric else K
+        R = S if self.P is None else self.P.T @ (self.P @ S @ self.P.T) @ self.P
+        if self.metric:
+            R = 2 * K @ R
         RK = np.vdot(R, K)
         return grad_K if RK == 0 else grad_K - (np.vdot(grad_K, K) / RK) * R

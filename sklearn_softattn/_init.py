@@ -38,14 +38,39 @@ def spectral_init(Z, Yc, sample_weight, ridge=None):
     K0 : ndarray of shape (d, d)
     V0 : ndarray of shape (q, d)
     """
-    M = (Yc.T * (sample_weight / sample_weight.sum())) @ Z
-    if ridge is not None:
-        M = np.linalg.solve(np.eye(len(ridge), dtype=ridge.dtype) + ridge, M.T).T
+    M = linear_coefficient(Z, Yc, sample_weight, ridge)
     U, s, Rt = np.linalg.svd(M, full_matrices=False)
     if not np.any(s > 0):
         return np.eye(Z.shape[1], dtype=Z.dtype), np.zeros_like(M)
     root = np.sqrt(s)
     return (Rt.T * root) @ Rt, (U * root) @ Rt
+
+
+def linear_coefficient(Z, Yc, sample_weight, ridge=None):
+    """The least-squares (or ridge) coefficient ``M̂`` of :func:`spectral_init`,
+    in whitened coordinates, of shape (q, d)."""
+    M = (Yc.T * (sample_weight / sample_weight.sum())) @ Z
+    if ridge is not None:
+        M = np.linalg.solve(np.eye(len(ridge), dtype=ridge.dtype) + ridge, M.T).T
+    return M
+
+
+def isotropic_init(Z, Yc, sample_weight, ridge=None, directions=None):
+    """The start of distance scores: the identity metric in whitened coordinates (the
+    Mahalanobis distance), and ``V₀ = M̂`` (:func:`linear_coefficient`).
+
+    ``K₀`` is the identity, or with ``directions`` (d × r, orthonormal columns) the
+    projection onto them: the directions in which the data vary, so that directions
+    without variance, which whitening magnifies, do not count in any distance.
+    Like the spectral start, ``V₀ K₀ᵀ = M̂`` solves the infinite-data problem (``M̂``
+    lies within the data's directions); unlike it, ``K₀`` has the rank of the data.
+    The spectral ``K₀`` has the rank of ``M̂`` (at most the number of targets), and a
+    metric ``L`` of that rank (``K = LᵀL``) keeps it under gradient steps, whose
+    rows outside its row space are zero: distances would only ever be measured
+    along ``M̂``'s directions.
+    """
+    K = np.eye(Z.shape[1], dtype=Z.dtype) if directions is None else directions @ directions.T
+    return K, linear_coefficient(Z, Yc, sample_weight, ridge)
 
 
 def random_init(n_features, n_targets, target_scale, random_state, dtype=np.float64):

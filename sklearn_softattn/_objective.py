@@ -5,12 +5,13 @@ from functools import cached_property
 
 import numpy as np
 
-from ._attention import LossGrad, _one_blas_thread
+from ._attention import LossGrad, _one_blas_thread, attention_forward
 from ._geometry import change_basis
 from ._regularizers import balance_penalty, ridge_penalty
 
 
-def leave_one_out(Z, Y, weight, self_index, context_total, target_total):
+def leave_one_out(Z, Y, weight, self_index, context_total, target_total, target_tokens=False,
+                  distance=False):
     """Queries, value shifts and targets of the exact leave-one-out error.
 
     A training row left out of the data leaves the offsets too: removing one
@@ -20,7 +21,11 @@ def leave_one_out(Z, Y, weight, self_index, context_total, target_total):
     target mean. Centred on the remaining rows, the query becomes
     ``z_i / (1 - β_i)`` with ``β_i = e_i / W`` (the score's constant part
     cancels in the softmax), every value token ``z_j`` gains the shift
-    ``β_i z_i / (1 - β_i)``, and the target becomes ``y_i / (1 - e_i / W_y)``.
+    ``β_i z_i / (1 - β_i)``, and the target becomes ``y_i / (1 - e_i / W_y)``;
+    with target tokens, every token's target ``y_j`` gains the shift
+    ``γ_i y_i / (1 - γ_i)``, ``γ_i = e_i / W_y`` (the target mean moves too).
+    Distance scores do not change when the query and the tokens move together, so
+    with them the query stays ``z_i`` (only the values shift).
     Then the objective is exactly the error ``predict`` would make on row i
     had the model been fitted without it, offsets included; as the softmax
     flattens, the layer tends to least squares rather than to a biased
@@ -42,12 +47,17 @@ def leave_one_out(Z, Y, weight, self_index, context_total, target_total):
     target_total : float or None
         Total weight ``W_y`` of the rows whose mean is the target offset, all of
         which are queries; None if the queries are not among them.
+    target_tokens : bool, default=False
+        Whether the tokens carry their targets (then ``value_shift`` has the
+        targets' shifts in its last q columns).
+    distance : bool, default=False
+        Whether the scores are distances.
 
     Returns
     -------
     Zq : ndarray of shape (n, d)
         Leave-one-out queries.
-    value_shift : ndarray of shape (n, d)
+    value_shift : ndarray of shape (n, d), or (n, d + q) with target tokens
         Shift of every value token, per query.
     Yq : ndarray of shape (n, q)
         Leave-one-out targets.
@@ -55,8 +65,12 @@ def leave_one_out(Z, Y, weight, self_index, context_total, target_total):
     removed = np.minimum(weight, 1)
     beta = np.where(self_index >= 0, removed / context_total, 0)[:, None]
     Zq = Z / (1 - beta)
-    Yq = Y if target_total is None else Y / (1 - removed / target_total)[:, None]
-    return Zq, beta * Zq, Yq
+    gamma = 0 if target_total is None else (removed / target_total)[:, None]
+    Yq = Y if target_total is None else Y / (1 - gamma)
+    shift = beta * Zq
+    if target_tokens:
+        shift = np.hstack([shift, gamma * Yq])
+    return (Z if distance else Zq), shift, Yq
 
 
 @dataclass
@@ -65,6 +79,10 @@ class Objective:
 
     Parameters live in working coordinates; ``P`` maps them to whitened
     coordinates, where the regularizers are defined (``None``: they are whitened).
+    With target tokens ``V`` has d + q columns, ``[V_x, U]``, and the regularizers
+    see its feature block ``V_x`` (the paper's value matrix; ``U`` is free). With
+    distance scores the objective is a function of the metric ``L``, ``K = LᵀL``,
+    so that every iterate is a distance.
 
     Attributes
     ----------
@@ -80,9 +98,13 @@ class Objective:
         Multiplicity of each token.
     self_index : ndarray of shape (n,)
         Position of each query's own token in the context, -1 if none.
-    value_shift : ndarray of shape (n, d) or None
+    value_shift : ndarray of shape (n, p) or None
         Added to each query's attended mean before the value map (see
-        :func:`leave_one_out`).
+        :func:`leave_one_out`); p = d, or d + q with target tokens.
+    targets : ndarray of shape (m, q) or None
+        The context tokens' centred targets, with target tokens (None: without).
+    scores : {"bilinear", "distance"}
+        The attention scores (see :func:`~._attention.attention_forward`).
     strength : float
         Weight of the balancing regularizer (0 switches it off).
     shrinkage : float
@@ -103,6 +125,8 @@ class Objective:
     context_weight: np.ndarray
     self_index: np.ndarray
     value_shift: np.ndarray = None
+    targets: np.ndarray = None
+    scores: str = "bilinear"
     strength: float = 0.0
     shrinkage: float = 0.0
     standardize: np.ndarray = None
@@ -110,28 +134,48 @@ class Objective:
     n_jobs: int = None
 
     def __call__(self, K, V, rows=None):
-        """Objective value and gradient, over all queries or the given ``rows``."""
+        """Objective value and gradient, over all queries or the given ``rows``
+        (with distance scores, ``K`` is the metric ``L`` and the gradient is ``L``'s)."""
+        L = K
+        if self.scores == "distance":
+            K = L.T @ L
         if rows is None:
             loss_grad = self._all_queries
         else:
             shift = None if self.value_shift is None else self.value_shift[rows]
-            loss_grad = LossGrad(self.Z[rows], self.Y[rows], self.weight[rows], self.context,
-                                 self.context_weight, self.self_index[rows], shift, self.n_jobs)
+            loss_grad = self._loss_grad(self.Z[rows], self.Y[rows], self.weight[rows],
+                                        self.self_index[rows], shift)
         with _one_blas_thread():
             loss, grad_K, grad_V = loss_grad(K, V)
+        d = K.shape[0]
         for weight, penalty in ((self.strength, balance_penalty), (self.shrinkage, self._ridge)):
             if weight > 0:
-                value, pK, pV = self._whitened(penalty, K, V)
+                value, pK, pV = self._whitened(penalty, K, V[:, :d])
                 loss += weight * value
                 grad_K += weight * pK
-                grad_V += weight * pV
+                grad_V[:, :d] += weight * pV
+        if self.scores == "distance":
+            grad_K = L @ (grad_K + grad_K.T)
         return loss, grad_K, grad_V
+
+    def forward(self, Zq, K, V):
+        """Centred predictions at working queries ``Zq``, every token attended as given
+        (``K`` the key-query matrix, ``LᵀL`` with distance scores)."""
+        return attention_forward(Zq, self.context, K, V, self.context_weight, self.n_jobs,
+                                 targets=self.targets, scores=self.scores)
+
+    def key_query(self, K):
+        """The key-query matrix of the solver's first parameter (``LᵀL`` for a metric)."""
+        return K.T @ K if self.scores == "distance" else K
+
+    def _loss_grad(self, Z, Y, weight, self_index, value_shift):
+        return LossGrad(Z, Y, weight, self.context, self.context_weight, self_index,
+                        value_shift, self.n_jobs, targets=self.targets, scores=self.scores)
 
     @cached_property
     def _all_queries(self):
         """The attention loss over all queries, prepared once for every call."""
-        return LossGrad(self.Z, self.Y, self.weight, self.context, self.context_weight,
-                        self.self_index, self.value_shift, self.n_jobs)
+        return self._loss_grad(self.Z, self.Y, self.weight, self.self_index, self.value_shift)
 
     def _ridge(self, K, V):
         return ridge_penalty(K, V, self.standardize)

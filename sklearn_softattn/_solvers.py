@@ -100,8 +100,23 @@ def predicted_decrease(K, V, grad_K, grad_V, project):
     It is zero exactly at a stationary point of the renormalized problem.
     """
     tangent_K = project.tangent(K, grad_K)
-    return float(np.vdot(tangent_K, tangent_K) * _inverse_square_norm(V)
-                 + np.vdot(grad_V, grad_V) * _inverse_square_norm(K))
+    k_scale, v_scale = block_scales(K, V, project.metric)
+    return float(np.vdot(tangent_K, tangent_K) * k_scale + np.vdot(grad_V, grad_V) * v_scale)
+
+
+def block_scales(K, V, metric=False):
+    """The scales of gd's block steps: ``1 / ||V||₂²`` for ``K`` and ``1 / ||K||₂²``
+    for ``V`` (0 while the other block is zero, see :func:`_inverse_square_norm`).
+
+    For a metric ``L`` (distance scores, ``K = LᵀL``; ``metric=True``, ``K`` is
+    then ``L``): ``1 / (4 ||V||₂² ||L||₂²)`` and ``1 / ||L||₂⁴``, which move
+    ``LᵀL`` as the bilinear steps move ``K``, to first order, and are invariant
+    to the rescaling ``(L / √c, c V)``.
+    """
+    if not metric:
+        return _inverse_square_norm(V), _inverse_square_norm(K)
+    inverse_l = _inverse_square_norm(K)
+    return _inverse_square_norm(V) * inverse_l / 4, inverse_l**2
 
 
 def _diverged(what):
@@ -157,7 +172,7 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
         progress.update(value, K, V)
         return K, V, True
     for _ in range(max_iter):
-        k_scale, v_scale = _inverse_square_norm(V), _inverse_square_norm(K)
+        k_scale, v_scale = block_scales(K, V, project.metric)
         for halvings in range(MAX_HALVINGS):
             K_new, V_new = project(K - eta * k_scale * grad_K, V - eta * v_scale * grad_V)
             new = objective(K_new, V_new)
@@ -183,7 +198,8 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     The variables are ``(K̃, Ṽ)``, with ``K = project.onto(c_K K̃)`` (so the
     renormalization holds exactly at every point evaluated, and the
     objective is smooth in ``K̃``) and ``V = c_V Ṽ`` free. The constants
-    ``c_K = √L₀ / ||V₀||₂`` and ``c_V = √L₀ / ||K₀||₂`` of the start make a
+    ``c_K = √L₀ / ||V₀||₂`` and ``c_V = √L₀ / ||K₀||₂`` of the start (the
+    square roots of ``L₀`` times :func:`block_scales`) make a
     unit gradient step in these variables gd's full block step, and the
     variables and the objective (divided by ``L₀``, the loss of predicting
     the mean) free of the units of ``y``. One iteration is one L-BFGS
@@ -209,7 +225,8 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     shape_K, shape_V, dtype = K.shape, V.shape, K.dtype
     K, V = project(K, V)
     loss_unit = progress.loss_scale if progress.loss_scale > 0 else 1.0
-    c_K, c_V = _block_unit(V, loss_unit), _block_unit(K, loss_unit)
+    c_K, c_V = (np.sqrt(loss_unit * scale) or np.sqrt(loss_unit)
+                for scale in block_scales(K, V, project.metric))
 
     K_size = K.size
     x0 = np.concatenate([K.ravel() / c_K, V.ravel() / c_V]).astype(np.float64)
@@ -264,12 +281,6 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     if progress.n_iter == 0:  # no step decreased the objective: stationary
         progress.update(value, K, V)
     return state["K"], state["V"], state["stopped"] or not reached_max_iter
-
-
-def _block_unit(other, loss_unit):
-    """``√loss_unit / ||other||₂``, the unit of one block of L-BFGS's variables
-    (``√loss_unit`` while ``other`` is zero)."""
-    return np.sqrt(loss_unit * _inverse_square_norm(other)) or np.sqrt(loss_unit)
 
 
 def _inverse_square_norm(other):
