@@ -178,22 +178,24 @@ def test_matches_numpy_reference(monkeypatch, dtype, fused, n, m, d, q):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_fit_matches_fit_on_numpy_reference(monkeypatch, dtype):
+@pytest.mark.parametrize("layer", [{}, dict(target_tokens=True, attention_scores="distance")],
+                         ids=["paper", "targets+distance"])
+def test_fit_matches_fit_on_numpy_reference(monkeypatch, dtype, layer):
     """A fit at a fixed number of iterations, on the kernel and on the reference."""
     from sklearn.datasets import make_friedman1
 
     X, y = make_friedman1(150, 5, noise=0.5, random_state=0)
     X, y = X.astype(dtype), y.astype(dtype)
-    params = dict(max_iter=8, tol=0, random_state=0, attention_scale=2.0)
+    params = dict(max_iter=8, tol=0, random_state=0, attention_scale=2.0, **layer)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         compiled = SoftmaxAttentionRegressor(**params).fit(X, y)
         monkeypatch.setattr(
             _objective, "LossGrad",
-            lambda Zq, Yq, w, Zc, cw, own, shift, n_jobs: lambda K, V: (
-                reference.attention_loss_grad(Zq, Yq, w, Zc, K, V, cw, own, shift)))
+            lambda Zq, Yq, w, Zc, cw, own, shift, n_jobs, **options: lambda K, V: (
+                reference.attention_loss_grad(Zq, Yq, w, Zc, K, V, cw, own, shift, **options)))
         monkeypatch.setattr(_estimator, "attention_forward",
-                            lambda *a: reference.attention_forward(*a[:5]))
+                            lambda *a, **options: reference.attention_forward(*a[:5], **options))
         numpy_fit = SoftmaxAttentionRegressor(**params).fit(X, y)
     assert compiled.n_iter_ == numpy_fit.n_iter_ == 8
     _close(compiled.predict(X), numpy_fit.predict(X), TOL[dtype])
