@@ -222,8 +222,9 @@ def _value_tokens(Zc, targets, dtype):
 
 
 def _distance_bias(KZc, Zc):
-    """The key bias ``b_j = -½ z_jᵀ K z_j`` (m,), from ``KZc = Zc Kᵀ``."""
-    return -0.5 * np.einsum("jk,jk->j", KZc, Zc)
+    """The key bias ``b_j = -½ z_jᵀ K z_j`` (m,), from ``KZc = Zc Kᵀ`` (halved first, so
+    that a bias of nearly the dtype's largest value does not overflow)."""
+    return np.einsum("jk,jk->j", KZc, -0.5 * Zc)
 
 
 def key_bias(Zc, K, scores):
