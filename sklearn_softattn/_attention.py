@@ -4,7 +4,8 @@ Every function works on arrays in the solver's working coordinates (centered,
 and whitened when the covariance preconditioner is on):
 
 - ``Zq`` (B, d): the queries; ``Zc`` (m, d): the context tokens;
-- ``K`` (d, d): the key-query matrix; ``V`` (q, d): the value matrix;
+- ``K`` (d, d): the key-query matrix; ``V`` (q, d): the value matrix ((q, d + t)
+  with target tokens, below);
 - ``context_weight`` (m,): each token's multiplicity ``w_j`` (positive);
 - ``self_index`` (B,): for a query that is itself a context token, the index of
   that token, else -1. Its own token then counts ``max(w_j - 1, 0)`` times, so
@@ -33,7 +34,8 @@ read them. A thread holds at most two such blocks (one for predictions and
 for a gradient of rank at most ``_FUSED_MAX_RANK``, which may then be twice
 as large) and frees them when the call ends. The fused gradient takes the
 larger block where a block would hold fewer queries than there are token
-columns (``2 d + 1`` with one target: many features over a long context),
+columns (``2 d + 1`` with one target and no target tokens: many features over
+a long context),
 since each block's product reads all the columns: one gd iteration at
 n = 2000, d = 20, one target, took 0.49 and 0.54 of PyTorch's time in
 float32 in two runs of ``benchmarks/bench_iteration.py --rounds 3``, against
