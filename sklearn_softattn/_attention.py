@@ -167,8 +167,9 @@ def _kernel_threads(n_jobs, n_queries, n_context, block_rows):
 
 
 def _float_dtype(*arrays):
-    """float32 if every array is float32 or narrower (float16, small ints), else float64."""
-    dtype = np.result_type(*arrays, np.float32)
+    """float32 if every array is float32 or narrower (float16, small ints), else float64
+    (None, an absent array, counts as none)."""
+    dtype = np.result_type(*(a for a in arrays if a is not None), np.float32)
     if dtype not in (np.float32, np.float64):
         raise TypeError(f"The attention kernel computes in float32 or float64, not {dtype}.")
     return dtype
@@ -338,7 +339,7 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None)
         Queries.
     KZc : ndarray of shape (m, d)
         Context tokens multiplied by the key-query matrix, ``Zc @ K.T``, so that
-        the score of query i on token j is ``Zq[i] @ K @ Zc[j]``.
+        the score of query i on token j is ``Zq[i] @ K @ Zc[j]`` (plus ``bias[j]``).
     log_w : ndarray of shape (m,) or float
         Log multiplicity of each token; a scalar when all tokens have the same
         one (it then cancels in the softmax).
@@ -394,7 +395,7 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None, *, targets=None
 def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores):
     """:func:`attention_forward`, with BLAS limited to one thread."""
     _check_scores(scores)
-    dtype = _float_dtype(Zq, Zc, K, V, *([] if targets is None else [targets]))
+    dtype = _float_dtype(Zq, Zc, K, V, targets)
     Zq, Zc, K, V = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V)
     _check_context(Zq, Zc, context_weight)
     Xc = _value_tokens(Zc, targets, dtype)
@@ -488,7 +489,7 @@ def attention_loss_grad(
         are all float32 (or narrower), else in float64.
     """
     with _one_blas_thread():
-        dtype = _float_dtype(Zq, Zc, K, V, *([] if targets is None else [targets]))
+        dtype = _float_dtype(Zq, Zc, K, V, targets)
         return LossGrad(Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
                         n_jobs, dtype=dtype, targets=targets, scores=scores)(K, V)
 
@@ -511,7 +512,7 @@ class LossGrad:
         self._options = {"targets": targets, "scores": scores}
         _check_scores(scores)
         if dtype is None:
-            dtype = _float_dtype(Zq, Zc, *([] if targets is None else [targets]))
+            dtype = _float_dtype(Zq, Zc, targets)
         Zq, Zc, Yq = _checked(dtype, Zq=Zq, Zc=Zc, Yq=Yq)
         _check_context(Zq, Zc, context_weight)
         Xc = _value_tokens(Zc, targets, dtype)

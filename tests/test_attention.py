@@ -733,6 +733,17 @@ def test_prepared_loss_keeps_its_options_for_wider_parameters():
     assert_array_equal(grad_V, expected[2])
 
 
+def test_targets_count_in_the_dtype():
+    """float32 features with float64 targets compute in float64, as any wider input."""
+    (Zq, Y, qw, Zc, K, V, cw, idx, shift), targets = _option_problem(10, 8, 3, 2, 1)
+    narrow = [a.astype(np.float32) for a in (Zq, Y, Zc, K, V, shift)]
+    for wide, dtype in [(targets, np.float64), (targets.astype(np.float32), np.float32)]:
+        out = attention_forward(narrow[0], narrow[2], narrow[3], narrow[4], cw, targets=wide)
+        _, grad_K, grad_V = attention_loss_grad(narrow[0], narrow[1], qw, narrow[2], narrow[3],
+                                                narrow[4], cw, idx, narrow[5], targets=wide)
+        assert out.dtype == grad_K.dtype == grad_V.dtype == dtype
+
+
 def test_bad_targets_and_scores_give_clear_errors():
     (Zq, Y, qw, Zc, K, V, cw, idx, shift), targets = _option_problem(10, 8, 3, 2, 2)
     with pytest.raises(ValueError, match="targets has 5 rows; expected one per context token"):
