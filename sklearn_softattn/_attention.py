@@ -4,7 +4,8 @@ Every function works on arrays in the solver's working coordinates (centered,
 and whitened when the covariance preconditioner is on):
 
 - ``Zq`` (B, d): the queries; ``Zc`` (m, d): the context tokens;
-- ``K`` (d, d): the key-query matrix; ``V`` (q, d): the value matrix;
+- ``K`` (d, d): the key-query matrix; ``V`` (q, d): the value matrix ((q, d + t)
+  with target tokens, below);
 - ``context_weight`` (m,): each token's multiplicity ``w_j`` (positive);
 - ``self_index`` (B,): for a query that is itself a context token, the index of
   that token, else -1. Its own token then counts ``max(w_j - 1, 0)`` times, so
@@ -33,7 +34,8 @@ read them. A thread holds at most two such blocks (one for predictions and
 for a gradient of rank at most ``_FUSED_MAX_RANK``, which may then be twice
 as large) and frees them when the call ends. The fused gradient takes the
 larger block where a block would hold fewer queries than there are token
-columns (``2 d + 1`` with one target: many features over a long context),
+columns (``2 d + 1`` with one target and no target tokens: many features over
+a long context),
 since each block's product reads all the columns: one gd iteration at
 n = 2000, d = 20, one target, took 0.49 and 0.54 of PyTorch's time in
 float32 in two runs of ``benchmarks/bench_iteration.py --rounds 3``, against
@@ -165,8 +167,9 @@ def _kernel_threads(n_jobs, n_queries, n_context, block_rows):
 
 
 def _float_dtype(*arrays):
-    """float32 if every array is float32 or narrower (float16, small ints), else float64."""
-    dtype = np.result_type(*arrays, np.float32)
+    """float32 if every array is float32 or narrower (float16, small ints), else float64
+    (None, an absent array, counts as none)."""
+    dtype = np.result_type(*(a for a in arrays if a is not None), np.float32)
     if dtype not in (np.float32, np.float64):
         raise TypeError(f"The attention kernel computes in float32 or float64, not {dtype}.")
     return dtype
@@ -222,8 +225,9 @@ def _value_tokens(Zc, targets, dtype):
 
 
 def _distance_bias(KZc, Zc):
-    """The key bias ``b_j = -½ z_jᵀ K z_j`` (m,), from ``KZc = Zc Kᵀ``."""
-    return -0.5 * np.einsum("jk,jk->j", KZc, Zc)
+    """The key bias ``b_j = -½ z_jᵀ K z_j`` (m,), from ``KZc = Zc Kᵀ`` (halved first, so
+    that a bias of nearly the dtype's largest value does not overflow)."""
+    return np.einsum("jk,jk->j", KZc, -0.5 * Zc)
 
 
 def key_bias(Zc, K, scores):
@@ -335,7 +339,7 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None)
         Queries.
     KZc : ndarray of shape (m, d)
         Context tokens multiplied by the key-query matrix, ``Zc @ K.T``, so that
-        the score of query i on token j is ``Zq[i] @ K @ Zc[j]``.
+        the score of query i on token j is ``Zq[i] @ K @ Zc[j]`` (plus ``bias[j]``).
     log_w : ndarray of shape (m,) or float
         Log multiplicity of each token; a scalar when all tokens have the same
         one (it then cancels in the softmax).
@@ -391,7 +395,7 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None, *, targets=None
 def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores):
     """:func:`attention_forward`, with BLAS limited to one thread."""
     _check_scores(scores)
-    dtype = _float_dtype(Zq, Zc, K, V, *([] if targets is None else [targets]))
+    dtype = _float_dtype(Zq, Zc, K, V, targets)
     Zq, Zc, K, V = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V)
     _check_context(Zq, Zc, context_weight)
     Xc = _value_tokens(Zc, targets, dtype)
@@ -485,7 +489,7 @@ def attention_loss_grad(
         are all float32 (or narrower), else in float64.
     """
     with _one_blas_thread():
-        dtype = _float_dtype(Zq, Zc, K, V, *([] if targets is None else [targets]))
+        dtype = _float_dtype(Zq, Zc, K, V, targets)
         return LossGrad(Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
                         n_jobs, dtype=dtype, targets=targets, scores=scores)(K, V)
 
@@ -508,7 +512,7 @@ class LossGrad:
         self._options = {"targets": targets, "scores": scores}
         _check_scores(scores)
         if dtype is None:
-            dtype = _float_dtype(Zq, Zc, *([] if targets is None else [targets]))
+            dtype = _float_dtype(Zq, Zc, targets)
         Zq, Zc, Yq = _checked(dtype, Zq=Zq, Zc=Zc, Yq=Yq)
         _check_context(Zq, Zc, context_weight)
         Xc = _value_tokens(Zc, targets, dtype)

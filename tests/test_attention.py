@@ -5,6 +5,7 @@ import itertools
 import tracemalloc
 import warnings
 
+import _reference as reference
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -12,15 +13,20 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from threadpoolctl import threadpool_info, threadpool_limits
 
-import _reference as reference
-from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _estimator, _kernel
-from sklearn_softattn import _objective
+from sklearn_softattn import (
+    SoftmaxAttentionRegressor,
+    _attention,
+    _estimator,
+    _kernel,
+    _objective,
+)
 from sklearn_softattn._attention import (
     LossGrad,
     _one_blas_thread,
     attention_forward,
     attention_loss_grad,
     attention_weights,
+    key_bias,
 )
 
 # Against the plain-numpy reference (tests/_reference.py, which shares no code
@@ -53,6 +59,17 @@ def _full_problem(n, m, d, q, seed=0, self_tokens=True, weighted=True, shift=Tru
     return Zq, Y, qw, Zc, K, V, cw, self_index, value_shift
 
 
+def _option_problem(n, m, d, q, t, seed=0):
+    """:func:`_full_problem`'s arguments with ``t`` target columns (None if 0) in the
+    value tokens: ``V`` and the value shift widened to d + t columns."""
+    Zq, Y, qw, Zc, K, V, cw, self_index, shift = _full_problem(n, m, d, q, seed)
+    rng = np.random.default_rng(seed + 1)
+    targets = rng.standard_normal((m, t)) if t else None
+    V = np.hstack([V, rng.standard_normal((q, t))])
+    shift = np.hstack([shift, 0.1 * rng.standard_normal((n, t))])
+    return (Zq, Y, qw, Zc, K, V, cw, self_index, shift), targets
+
+
 def _close(got, expected, tol, floor=0.0):
     """Within ``tol`` relative to the reference's largest entry (or ``floor`` if larger)."""
     assert np.all(np.isfinite(got))
@@ -74,25 +91,28 @@ def _term_scales(Zq, Y, Zc, V, shift):
     return residual**2, big**3 * v * residual
 
 
-def _compare(args, dtype, n_jobs=None):
-    """Compiled kernel on ``args`` cast to ``dtype`` against the float64 reference."""
+def _compare(args, dtype, n_jobs=None, targets=None, scores="bilinear"):
+    """Compiled kernel on ``args`` (and ``targets``) cast to ``dtype`` against the float64
+    reference."""
     Zq, Y, qw, Zc, K, V, cw, self_index, shift = args
-    cast = [None if a is None else np.asarray(a, dtype) for a in (Zq, Y, qw, Zc, K, V, cw, shift)]
-    Zq_, Y_, qw_, Zc_, K_, V_, cw_, shift_ = cast
-    expected = reference.attention_loss_grad(*[None if a is None else a.astype(float)
-                                               for a in cast[:7]], self_index,
-                                             None if shift_ is None else shift_.astype(float))
-    got = attention_loss_grad(Zq_, Y_, qw_, Zc_, K_, V_, cw_, self_index, shift_, n_jobs)
-    loss_scale, gradient_scale = _term_scales(Zq_, Y_, Zc_, V_, shift_)
+    cast = [None if a is None else np.asarray(a, dtype)
+            for a in (Zq, Y, qw, Zc, K, V, cw, shift, targets)]
+    Zq_, Y_, qw_, Zc_, K_, V_, cw_, shift_, targets_ = cast
+    wide = [None if a is None else a.astype(float) for a in cast]
+    options = {"targets": targets_, "scores": scores}
+    expected = reference.attention_loss_grad(*wide[:7], self_index, wide[7], wide[8], scores)
+    got = attention_loss_grad(Zq_, Y_, qw_, Zc_, K_, V_, cw_, self_index, shift_, n_jobs,
+                              **options)
+    values = Zc_ if targets_ is None else np.hstack([Zc_, targets_])
+    loss_scale, gradient_scale = _term_scales(Zq_, Y_, values, V_, shift_)
     _close(got[0], expected[0], TOL[dtype], loss_scale)
     for a, b in zip(got[1:], expected[1:]):
         _close(a, b, TOL[dtype], gradient_scale)
     assert got[1].dtype == got[2].dtype == dtype
-    predicted = attention_forward(Zq_, Zc_, K_, V_, cw_, n_jobs)
+    predicted = attention_forward(Zq_, Zc_, K_, V_, cw_, n_jobs, **options)
     assert predicted.dtype == dtype
-    _close(predicted, reference.attention_forward(Zq_.astype(float), Zc_.astype(float),
-                                                  K_.astype(float), V_.astype(float),
-                                                  cw_.astype(float)), TOL[dtype])
+    _close(predicted, reference.attention_forward(wide[0], wide[3], wide[4], wide[5], wide[6],
+                                                  wide[8], scores), TOL[dtype])
 
 
 def _reference_loss(Zq, Y, qw, Zc, K, V, cw, self_index):
@@ -186,7 +206,7 @@ def test_fit_matches_fit_on_numpy_reference(monkeypatch, dtype, layer):
 
     X, y = make_friedman1(150, 5, noise=0.5, random_state=0)
     X, y = X.astype(dtype), y.astype(dtype)
-    params = dict(max_iter=8, tol=0, random_state=0, attention_scale=2.0, **layer)
+    params = {"max_iter": 8, "tol": 0, "random_state": 0, "attention_scale": 2.0, **layer}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         compiled = SoftmaxAttentionRegressor(**params).fit(X, y)
@@ -219,19 +239,23 @@ def test_small_problems_take_fewer_threads():
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("q", [1, 5])
-def test_results_do_not_depend_on_threads(monkeypatch, dtype, q):
+@pytest.mark.parametrize("t, scores", [(0, "bilinear"), (0, "distance"), (2, "bilinear"),
+                                       (2, "distance")])
+def test_results_do_not_depend_on_threads(monkeypatch, dtype, q, t, scores):
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * 40)
     monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
-    Zq, Y, qw, Zc, K, V, cw, idx, shift = [
+    args, targets = _option_problem(101, 40, 4, q, t)
+    Zq, Y, qw, Zc, K, V, cw, idx, shift, targets = [
         None if a is None else a.astype(dtype) if a.dtype.kind == "f" else a
-        for a in _full_problem(101, 40, 4, q)]
-    one = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=1)
-    two = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=2)
+        for a in (*args, targets)]
+    options = {"targets": targets, "scores": scores}
+    one = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=1, **options)
+    two = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=2, **options)
     assert one[0] == two[0]
     for a, b in zip(one[1:], two[1:]):
         assert_array_equal(a, b)
-    assert_array_equal(attention_forward(Zq, Zc, K, V, cw, 1),
-                       attention_forward(Zq, Zc, K, V, cw, 2))
+    assert_array_equal(attention_forward(Zq, Zc, K, V, cw, 1, **options),
+                       attention_forward(Zq, Zc, K, V, cw, 2, **options))
 
 
 def test_block_rows_bound_the_scores_per_block(monkeypatch):
@@ -329,7 +353,7 @@ def test_exponential_within_two_ulp(dtype):
 
 def test_overflowing_scores_stay_finite():
     # Attention becomes one-hot: the gradients cancel to round-off on both sides.
-    rng, Zq, Zc, Y, K, V = _problem(n=20, m=15)
+    _rng, Zq, Zc, Y, K, V = _problem(n=20, m=15)
     for factor, dtype in [(1e150, np.float64), (1e300, np.float64), (1e18, np.float32),
                           (1e36, np.float32)]:
         args = (Zq, Y, np.ones(20), Zc, factor * K, V, np.ones(15), np.arange(20) % 15, None)
@@ -355,7 +379,7 @@ def test_any_layout_gives_the_same_result_and_is_not_modified(layout):
     expected_forward = attention_forward(args[0], args[3], args[4], args[5], args[6])
     Zq, Y, qw, Zc, K, V, cw, idx, shift = args
     views = {name: _layouts(a)[layout] for name, a in
-             dict(Zq=Zq, Y=Y, Zc=Zc, K=K, V=V, shift=shift).items()}
+             {"Zq": Zq, "Y": Y, "Zc": Zc, "K": K, "V": V, "shift": shift}.items()}
     copies = {name: a.copy() for name, a in views.items()}
     got = attention_loss_grad(views["Zq"], views["Y"], qw, views["Zc"], views["K"],
                               views["V"], cw, idx, views["shift"])
@@ -369,7 +393,7 @@ def test_any_layout_gives_the_same_result_and_is_not_modified(layout):
 
 
 def test_float16_and_integer_input_are_cast():
-    rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
+    _rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
     w = np.ones(10)
     half = [a.astype(np.float16) for a in (Zq, Zc, K, V)]
     out = attention_forward(*half, w.astype(np.float16))
@@ -380,13 +404,13 @@ def test_float16_and_integer_input_are_cast():
     out = attention_forward(*ints, w)
     assert out.dtype == np.float64
     assert_allclose(out, attention_forward(*[a.astype(float) for a in ints], w), rtol=1e-15)
-    loss, gK, gV = attention_loss_grad(ints[0], Y, w, ints[1], ints[2], ints[3], w,
+    loss, gK, _gV = attention_loss_grad(ints[0], Y, w, ints[1], ints[2], ints[3], w,
                                        np.arange(10))
     assert gK.dtype == np.float64 and np.isfinite(loss)
 
 
 def test_complex_and_inconsistent_input_give_clear_errors():
-    rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
+    _rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
     w = np.ones(10)
     with pytest.raises(TypeError, match="float32 or float64"):
         attention_forward(Zq.astype(complex), Zc, K, V, w)
@@ -403,7 +427,7 @@ def test_complex_and_inconsistent_input_give_clear_errors():
 
 
 def test_no_queries_give_empty_results():
-    rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
+    _rng, Zq, Zc, Y, K, V = _problem(n=10, m=10)
     assert attention_forward(Zq[:0], Zc, K, V, np.ones(10)).shape == (0, 2)
     loss, gK, gV = attention_loss_grad(Zq[:0], Y[:0], np.ones(0), Zc, K, V, np.ones(10),
                                        np.arange(0))
@@ -451,20 +475,26 @@ if given is not None:
         if m == 1:
             self_index[:] = -1
         shift = 0.1 * rng.standard_normal((n, d)) if draw(st.booleans()) else None
+        t = draw(st.integers(0, 2))
+        targets = rng.standard_normal((m, t)) if t else None
+        V = np.hstack([V, rng.standard_normal((q, t))])
+        if shift is not None:
+            shift = np.hstack([shift, 0.1 * rng.standard_normal((n, t))])
         layout = draw(st.sampled_from(["contiguous", "strided", "read-only", "fortran"]))
         if layout != "contiguous":
             Zq, Zc, K, V = (_layouts(a)[layout] for a in (Zq, Zc, K, V))
         block = draw(st.integers(1, 3 * m))
-        return (Zq, Y, qw, Zc, K, V, cw, self_index, shift), dtype, block
+        scores = draw(st.sampled_from(["bilinear", "distance"]))
+        return (Zq, Y, qw, Zc, K, V, cw, self_index, shift), targets, scores, dtype, block
 
     @settings(max_examples=150, deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(problem=kernel_problems(), n_jobs=st.sampled_from([1, 2]))
     def test_compiled_kernel_matches_reference(monkeypatch, problem, n_jobs):
-        args, dtype, block = problem
+        args, targets, scores, dtype, block = problem
         monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", block)
         monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
-        _compare(args, dtype, n_jobs)
+        _compare(args, dtype, n_jobs, targets, scores)
 
 
 def test_one_blas_thread_nests_and_restores():
@@ -503,33 +533,239 @@ def test_fill_fused_writes_the_products_of_right_the_tokens_and_their_weights(dt
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("self_tokens", [True, False])
-def test_overflow_scaling_matches_reference(dtype, self_tokens):
+@pytest.mark.parametrize("scores", ["bilinear", "distance"])
+def test_overflow_scaling_matches_reference(dtype, self_tokens, scores):
     """Queries of nearly the dtype's largest norm, in a direction that ``K`` maps
     to zero: the kernel's bound on their scores overflows, so it scales them down
     by a power of two, yet the scores are moderate and the softmax is far from a
     hard maximum, so the scaling must be undone exactly to agree with the plain
-    float64 reference (whose scores are finite)."""
+    float64 reference (whose scores are finite). With distance scores, the key
+    bias must be scaled by the same factors (it is of the size of the scores:
+    ``K``'s large first column, which makes ``Zc Kᵀ`` large, enters the bias
+    only times the context's small other coordinates)."""
     rng = np.random.default_rng(3)
     n, m, d, q = 30, 20, 3, 2
     big = 1e306 if dtype == np.float64 else 1e36
     Zq = np.hstack([big * rng.choice([-1.0, 1.0], (n, 1)), 0.01 * rng.standard_normal((n, 2))])
-    Zc = rng.standard_normal((m, d))
-    K = 30 * rng.standard_normal((d, d))
+    Zc = rng.standard_normal((m, d)) * [1, 0.01, 0.01]
+    K = rng.standard_normal((d, d)) * [100, 1, 1]
     K[0] = 0  # (Zc Kᵀ)[:, 0] = 0: the huge coordinate of the queries scores nothing
     V, Y = rng.standard_normal((q, d)), rng.standard_normal((n, q))
     qw, cw = rng.uniform(0.5, 3, n), rng.integers(1, 4, m).astype(float)
     self_index = np.where(np.arange(n) < m, np.arange(n), -1) if self_tokens else np.full(n, -1)
     Zq_, Zc_, K_, V_, Y_, qw_, cw_ = (a.astype(dtype) for a in (Zq, Zc, K, V, Y, qw, cw))
-    assert _attention._overflow_scale(Zq_, Zc_ @ K_.T) is not None  # the scaled path
-    A = reference._softmax(Zq_, Zc_, K_, np.log(cw_.astype(float)))
+    bias = key_bias(Zc_, K_, scores)
+    assert _attention._overflow_scale(Zq_, Zc_ @ K_.T, bias=bias) is not None  # scaled
+    A = reference._softmax(Zq_, Zc_, K_, np.log(cw_.astype(float)), scores)
     assert A.max() < 0.5  # soft: the scaling matters
     tol = TOL[dtype]
-    _close(attention_forward(Zq_, Zc_, K_, V_, cw_, 2),
-           reference.attention_forward(Zq_, Zc_, K_, V_, cw_), tol)
+    _close(attention_forward(Zq_, Zc_, K_, V_, cw_, 2, scores=scores),
+           reference.attention_forward(Zq_, Zc_, K_, V_, cw_, scores=scores), tol)
+    _close(attention_weights(Zq_, Zc_ @ K_.T, np.log(cw_), bias=bias), A, tol)
     loss, grad_K, grad_V = attention_loss_grad(Zq_, Y_, qw_, Zc_, K_, V_, cw_, self_index,
-                                               None, 2)
-    expected = reference.attention_loss_grad(Zq_, Y_, qw_, Zc_, K_, V_, cw_, self_index)
+                                               None, 2, scores=scores)
+    expected = reference.attention_loss_grad(Zq_, Y_, qw_, Zc_, K_, V_, cw_, self_index,
+                                             scores=scores)
     assert loss == pytest.approx(expected[0], rel=tol)
     _close(grad_V, expected[2], tol)
     _close(grad_K[0], expected[1][0], tol)  # of the size of the queries' huge coordinate
     _close(grad_K[1:], expected[1][1:], tol)
+
+
+# Target tokens (the values x̃_j = [z_j, targets_j]) and distance scores (the key bias
+# b_j = -½ z_jᵀ K z_j)
+
+OPTIONS = list(itertools.product([0, 1, 2], ["bilinear", "distance"]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("t, scores", OPTIONS)
+# p = d + t above q (the values' factor X̃c Vᵀ), equal or below (X̃c); q = 3 with d = 3
+# is unfused at the default rank bound, q = 1 fused.
+@pytest.mark.parametrize("n, m, d, q", [(97, 31, 4, 1), (40, 30, 3, 3), (50, 30, 2, 5)])
+def test_options_match_numpy_reference(monkeypatch, dtype, fused, t, scores, n, m, d, q):
+    monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 20 if fused else 0)
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 7 * m)  # blocks that do not divide n
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
+    args, targets = _option_problem(n, m, d, q, t)
+    _compare(args, dtype, 2, targets, scores)
+
+
+@pytest.mark.parametrize("q", [1, 3])
+@pytest.mark.parametrize("t", [0, 2])
+def test_default_path_is_taken_at_the_default_rank_bound(q, t):
+    """Without patching ``_FUSED_MAX_RANK``: the rank ``min(d + t, q)`` decides."""
+    args, targets = _option_problem(30, 20, 3, q, t)
+    prepared = LossGrad(*args[:4], *args[6:], targets=targets, scores="distance")
+    assert prepared.fused == (q == 1) and prepared.rank == min(3 + t, q)
+    _compare(args, np.float64, 2, targets, "distance")
+
+
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("q", [1, 3])
+@pytest.mark.parametrize("t, scores", OPTIONS[1:])
+def test_option_gradients_match_finite_differences(numeric_gradient, monkeypatch, fused, q, t,
+                                                   scores):
+    # A general (non-symmetric) K: the gradient is that of the scores zᵀ K z_j + b_j.
+    monkeypatch.setattr(_attention, "_FUSED_MAX_RANK", 5 if fused else 0)
+    (Zq, Y, qw, Zc, K, V, cw, self_index, shift), targets = _option_problem(10, 7, 3, q, t)
+    assert not np.allclose(K, K.T)
+    options = {"targets": targets, "scores": scores}
+
+    def loss():
+        return attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift, **options)[0]
+
+    _, gK, gV = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, shift, **options)
+    assert gV.shape == (q, 3 + t)
+    assert_allclose(gK, numeric_gradient(loss, K), rtol=1e-6, atol=1e-9)
+    assert_allclose(gV, numeric_gradient(loss, V), rtol=1e-6, atol=1e-9)  # target columns too
+
+
+@pytest.mark.parametrize("t", [0, 2])
+def test_distance_loss_matches_definition(t):
+    """For a symmetric K, the loss from ``-½ (z - z_j)ᵀ K (z - z_j)``, query by query."""
+    (Zq, Y, qw, Zc, K, V, cw, self_index, _), targets = _option_problem(12, 9, 3, 2, t)
+    K = K @ K.T  # symmetric, positive semi-definite
+    values = Zc if targets is None else np.hstack([Zc, targets])
+    expected = 0.0
+    for i in range(len(Zq)):
+        mult = cw.copy()
+        if self_index[i] >= 0:
+            mult[self_index[i]] -= 1
+        diff = Zc - Zq[i]
+        e = mult * np.exp(-0.5 * np.sum(diff @ K * diff, axis=1))
+        expected += qw[i] * np.sum((V @ (e @ values) / e.sum() - Y[i]) ** 2) / 2
+    loss = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, self_index, targets=targets,
+                               scores="distance")[0]
+    assert loss == pytest.approx(expected / qw.sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("t", [0, 1])
+def test_far_query_with_distance_scores_takes_the_nearest_token(dtype, t):
+    """A query far from a context itself far from the origin: every distance score
+    is hugely negative and every ``exp(b_j)`` underflows, yet the bias joins the
+    scores before their maximum, so all the weight lands on the nearest token."""
+    rng = np.random.default_rng(5)
+    m, d, q = 25, 3, 2
+    Zc = 40 + rng.standard_normal((m, d))
+    Zq = np.array([[1e4, -1e4, 5e3], [-3e3, 2e3, 1e4]])
+    K, V = np.eye(d), rng.standard_normal((q, d + t))
+    targets = rng.standard_normal((m, t)) if t else None
+    Zq, Zc, K, V = (a.astype(dtype) for a in (Zq, Zc, K, V))
+    values = Zc if targets is None else np.hstack([Zc, targets.astype(dtype)])
+    nearest = np.argmin(((Zq[:, None, :] - Zc[None]) ** 2).sum(axis=2), axis=1)
+    assert np.all(np.exp(key_bias(Zc, K, "distance").astype(float)) == 0)
+    predicted = attention_forward(Zq, Zc, K, V, np.ones(m), targets=targets, scores="distance")
+    assert_allclose(predicted, values[nearest] @ V.T, rtol=TOL[dtype])
+    A = attention_weights(Zq, Zc @ K.T, 0.0, bias=key_bias(Zc, K, "distance"))
+    assert_array_equal(A, np.eye(m)[nearest])
+    Y = np.zeros((2, q), dtype)
+    loss, grad_K, grad_V = attention_loss_grad(Zq, Y, np.ones(2), Zc, K, V, np.ones(m),
+                                               np.full(2, -1), targets=targets,
+                                               scores="distance")
+    assert np.isfinite(loss) and np.all(np.isfinite(grad_K)) and np.all(np.isfinite(grad_V))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_bias_in_the_overflow_bound(dtype):
+    """A key bias of nearly the dtype's largest value, with bilinear parts well within
+    their own bound: only with the bias in the bound are the queries scaled down, and
+    the scores stay finite (else the top score overflows, and inf - inf is NaN)."""
+    L = float(np.finfo(dtype).max)
+    top = np.sqrt(1.98) * np.sqrt(L)  # token 0's bias: ½ top² = 0.99 L
+    Zc = np.array([[top, 0.0], [0.9 * top, 1.0], [0.9 * top, -1.0], [0.5 * top, 0.0]])
+    K = np.diag([-1.0, 1.0])  # not positive semi-definite: positive biases
+    Zq = np.array([[-0.1 * L / top, 0.5], [-0.1 * L / top, -0.5]])  # scores up to 0.1 L
+    V = np.array([[1.0, 2.0, 3.0]])
+    targets = np.array([[1.0], [2.0], [3.0], [4.0]])
+    Zq, Zc, K, V, targets = (a.astype(dtype) for a in (Zq, Zc, K, V, targets))
+    bias = key_bias(Zc, K, "distance")
+    assert np.all(np.isfinite(bias)) and bias.max() > 0.98 * L
+    assert _attention._overflow_scale(Zq, Zc @ K.T) is None
+    assert _attention._overflow_scale(Zq, Zc @ K.T, bias=bias) is not None
+    A = attention_weights(Zq, Zc @ K.T, 0.0, bias=bias)
+    assert_array_equal(A, [[1, 0, 0, 0], [1, 0, 0, 0]])
+    predicted = attention_forward(Zq, Zc, K, V, np.ones(4), targets=targets, scores="distance")
+    assert_allclose(predicted, np.tile(V @ np.append(Zc[0], targets[0]), (2, 1)),
+                    rtol=TOL[dtype])
+
+
+def test_weights_with_the_key_bias_reproduce_forward():
+    (Zq, _, _, Zc, K, V, cw, _, _), targets = _option_problem(40, 30, 3, 2, 1)
+    assert key_bias(Zc, K, "bilinear") is None
+    values = np.hstack([Zc, targets])
+    for scores in ["bilinear", "distance"]:
+        A = attention_weights(Zq, Zc @ K.T, np.log(cw), bias=key_bias(Zc, K, scores))
+        assert_allclose(A @ values @ V.T, attention_forward(Zq, Zc, K, V, cw, targets=targets,
+                                                            scores=scores), rtol=1e-12)
+    assert_allclose(key_bias(Zc, K, "distance"), [-0.5 * z @ K @ z for z in Zc], rtol=1e-14)
+
+
+def test_integer_weights_equal_repeated_tokens_with_targets_and_distance():
+    (Zq, Y, _, Zc, K, V, _, _, _), targets = _option_problem(12, 12, 3, 2, 2)
+    w = np.random.default_rng(0).integers(1, 4, len(Zq))
+    options = {"targets": targets, "scores": "distance"}
+    loss_w, gK_w, gV_w = attention_loss_grad(Zq, Y, w.astype(float), Zc, K, V,
+                                             w.astype(float), np.arange(len(Zq)), **options)
+    rep = np.repeat(np.arange(len(Zq)), w)
+    repeated = {"targets": targets[rep], "scores": "distance"}
+    loss_r, gK_r, gV_r = attention_loss_grad(Zq[rep], Y[rep], np.ones(len(rep)), Zc[rep], K, V,
+                                             np.ones(len(rep)), np.arange(len(rep)), **repeated)
+    assert loss_w == pytest.approx(loss_r, rel=1e-12)
+    assert_allclose(gK_w, gK_r, rtol=1e-10, atol=1e-13)
+    assert_allclose(gV_w, gV_r, rtol=1e-10, atol=1e-13)
+    assert_allclose(attention_forward(Zq, Zc, K, V, w.astype(float), **options),
+                    attention_forward(Zq, Zc[rep], K, V, np.ones(len(rep)), **repeated),
+                    rtol=1e-12)
+
+
+def test_prepared_loss_keeps_its_options_for_wider_parameters():
+    (Zq, Y, qw, Zc, K, V, cw, idx, shift), targets = _option_problem(20, 15, 3, 2, 1)
+    options = {"targets": targets.astype(np.float32), "scores": "distance"}
+    narrow = [a.astype(np.float32) for a in (Zq, Y, Zc, shift)]
+    prepared = LossGrad(narrow[0], narrow[1], qw, narrow[2], cw, idx, narrow[3], **options)
+    loss, grad_K, grad_V = prepared(K, V)  # float64 parameters: computed in float64
+    expected = attention_loss_grad(narrow[0], narrow[1], qw, narrow[2], K, V, cw, idx,
+                                   narrow[3], **options)
+    assert grad_K.dtype == grad_V.dtype == np.float64
+    assert loss == expected[0]
+    assert_array_equal(grad_K, expected[1])
+    assert_array_equal(grad_V, expected[2])
+
+
+def test_targets_count_in_the_dtype():
+    """float32 features with float64 targets compute in float64, as any wider input."""
+    (Zq, Y, qw, Zc, K, V, cw, idx, shift), targets = _option_problem(10, 8, 3, 2, 1)
+    narrow = [a.astype(np.float32) for a in (Zq, Y, Zc, K, V, shift)]
+    for wide, dtype in [(targets, np.float64), (targets.astype(np.float32), np.float32)]:
+        out = attention_forward(narrow[0], narrow[2], narrow[3], narrow[4], cw, targets=wide)
+        _, grad_K, grad_V = attention_loss_grad(narrow[0], narrow[1], qw, narrow[2], narrow[3],
+                                                narrow[4], cw, idx, narrow[5], targets=wide)
+        assert out.dtype == grad_K.dtype == grad_V.dtype == dtype
+
+
+def test_bad_targets_and_scores_give_clear_errors():
+    (Zq, Y, qw, Zc, K, V, cw, idx, shift), targets = _option_problem(10, 8, 3, 2, 2)
+    with pytest.raises(ValueError, match="targets has 5 rows; expected one per context token"):
+        attention_forward(Zq, Zc, K, V, cw, targets=targets[:5])
+    with pytest.raises(ValueError, match="targets has 5 rows"):
+        attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, targets=targets[:5])
+    with pytest.raises(ValueError, match="targets must be 2-D"):
+        attention_forward(Zq, Zc, K, V, cw, targets=targets[:, 0])
+    with pytest.raises(ValueError, match=r"value matrix \(2, 5\) \(the value matrix needs"
+                                         r" d \+ t = 4 columns\)"):
+        attention_forward(Zq, Zc, K, V, cw, targets=targets[:, :1])
+    with pytest.raises(ValueError, match="Inconsistent shapes"):
+        attention_loss_grad(Zq, Y, qw, Zc, K, V[:, :3], cw, idx, shift, targets=targets)
+    with pytest.raises(ValueError, match=r"value_shift has shape \(10, 3\); expected \(10, 5\)"):
+        attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift[:, :3], targets=targets)
+    for call in [lambda: attention_forward(Zq, Zc, K, V, cw, targets=targets, scores="cosine"),
+                 lambda: attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift,
+                                             targets=targets, scores="cosine"),
+                 lambda: LossGrad(Zq, Y, qw, Zc, cw, idx, scores="cosine"),
+                 lambda: key_bias(Zc, K, "cosine")]:
+        with pytest.raises(ValueError, match="scores must be 'bilinear' or 'distance', "
+                                             "got 'cosine'"):
+            call()
