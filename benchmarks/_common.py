@@ -247,10 +247,20 @@ def peers():
     return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 
-def package_models():
-    """This package's models on the panel, behind a StandardScaler."""
-    return {"attention CV": make_pipeline(StandardScaler(),
-                                          SoftmaxAttentionRegressorCV(random_state=0))}
+# The in-context layer as the CV estimator's candidate: target tokens, distance scores,
+# L-BFGS with its iteration count chosen among these (bench_panel.py --candidates).
+IN_CONTEXT = {"solver": "lbfgs", "max_iters": (5, 15, 40, 100), "target_tokens": True,
+              "attention_scores": "distance"}
+
+
+def package_models(in_context=False):
+    """This package's models on the panel, behind a StandardScaler: the CV estimator
+    at its defaults and, with ``in_context``, as :data:`IN_CONTEXT`."""
+    models = {"attention CV": SoftmaxAttentionRegressorCV(random_state=0)}
+    if in_context:
+        models["attention CV, in-context"] = SoftmaxAttentionRegressorCV(**IN_CONTEXT,
+                                                                         random_state=0)
+    return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 
 class Recorder:

@@ -3,11 +3,13 @@
     pip install ".[benchmarks]"
     python benchmarks/bench_generated.py            # about 5 minutes on 2 cores
     python benchmarks/bench_generated.py --n 500    # a quicker look
+    python benchmarks/bench_generated.py --in-context   # and the in-context layer
 
 ``make_friedman1``, ``make_friedman2`` and ``make_friedman3`` with scikit-learn's default
 noise: ``--n`` training rows (default 2000, seed 0) and as many fresh test rows (seed 1);
 each model behind a StandardScaler (the peers of ``_common.peers``, and this package's
-CV estimator with its defaults), fitted once, one after the other in one process. Prints
+CV estimator with its defaults, and with ``--in-context`` also as ``_common.IN_CONTEXT``:
+target tokens, distance scores, L-BFGS), fitted once, one after the other in one process. Prints
 the test R² and the fit time relative to MLPRegressor's in the same run; nothing is
 cached or written.
 """
@@ -24,14 +26,14 @@ GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2
               "make_friedman3": make_friedman3}
 
 
-def measure(n):
+def measure(n, in_context=False):
     """``{set: {model: (test R², fit time)}}``."""
     results = {}
     for name, make in GENERATORS.items():
         X, y = make(n_samples=n, random_state=0)
         X_test, y_test = make(n_samples=n, random_state=1)
         results[name] = {}
-        for label, model in {**peers(), **package_models()}.items():
+        for label, model in {**peers(), **package_models(in_context)}.items():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 start = time.perf_counter()
@@ -52,9 +54,11 @@ def table(results):
 def main(argv=None):
     parser = script_parser(__doc__)
     parser.add_argument("--n", type=int, default=2000, help="training (and test) rows")
+    parser.add_argument("--in-context", action="store_true",
+                        help="also the CV estimator with target tokens and distance scores")
     args = parser.parse_args(argv)
     print(f"Test R² at n = {args.n} (fit time / MLPRegressor's)\n")
-    print(table(measure(args.n)))
+    print(table(measure(args.n, args.in_context)))
 
 
 if __name__ == "__main__":

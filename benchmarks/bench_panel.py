@@ -61,6 +61,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_softattn import SoftmaxAttentionRegressorCV
 
 from _common import (
+    IN_CONTEXT,
     RESULTS,
     Recorder,
     cached,
@@ -93,9 +94,7 @@ CANDIDATES = {
     "CV lbfgs 5-100": {"solver": "lbfgs", "max_iters": COUNTS},
     "CV gd 25-200": {"solver": "gd", "max_iters": (25, 50, 100, 200)},
     # The third round: the in-context layer.
-    "CV lbfgs 5-100, targets + distance": {"solver": "lbfgs", "max_iters": COUNTS,
-                                           "target_tokens": True,
-                                           "attention_scores": "distance"},
+    "CV lbfgs 5-100, targets + distance": IN_CONTEXT,
 }
 
 
