@@ -92,11 +92,24 @@ def change_basis(K, V, M):
     return M @ K @ M.T, V
 
 
-def symmetric_root(K):
-    """The positive semi-definite ``L`` with ``LᵀL`` the nearest such matrix to
-    the symmetric part of ``K`` (negative eigenvalues, round-off of a metric, are
-    raised to 0): the metric whose distance scores ``K`` gives."""
+def symmetric_root(K, tol=1e-8):
+    """The symmetric positive semi-definite ``L`` with ``LᵀL = K``: the metric whose
+    distance scores ``K`` gives.
+
+    Eigenvalues above ``-tol`` times the largest magnitude (round-off of a metric)
+    are raised to 0; a ``K`` that is not symmetric, or not positive semi-definite
+    within ``tol``, is no metric and raises a ValueError.
+    """
+    scale = np.abs(K).max()
     eigvals, eigvecs = np.linalg.eigh((K + K.T) / 2)
+    if np.abs(K - K.T).max() > tol * scale or eigvals.min() < -tol * max(scale, np.abs(
+            eigvals).max()):
+        raise ValueError(
+            "Distance scores need a symmetric positive semi-definite key-query matrix "
+            f"K = LᵀL; the one to continue from has asymmetry {np.abs(K - K.T).max():.3g} "
+            f"and smallest eigenvalue {eigvals.min():.3g}. Fit without warm_start, or "
+            "continue from such a matrix."
+        )
     return (eigvecs * np.sqrt(np.maximum(eigvals, 0))) @ eigvecs.T
 
 

@@ -268,6 +268,21 @@ def test_continuing_a_different_layer_raises(option, value, fitted, how):
         model.fit(X, Y[:, 0]) if how == "warm_start" else model.partial_fit(X, Y[:, 0])
 
 
+def test_distance_scores_from_a_matrix_that_is_no_metric_raise():
+    """A key-query matrix set by hand, as a warm start, must be a metric's."""
+    X, Y = _data(n=30)
+    model = SoftmaxAttentionRegressor(attention_scores="distance", warm_start=True)
+    model.key_query_ = -np.eye(3)  # negative definite: no distance
+    model.value_ = np.ones((1, 3))
+    with pytest.raises(ValueError, match="symmetric positive semi-definite key-query"):
+        model.fit(X, Y[:, 0])
+    K = np.eye(3)
+    K[0, 1] = 1.0  # not symmetric
+    model.key_query_ = K
+    with pytest.raises(ValueError, match="has asymmetry [1-9]"):
+        model.fit(X, Y[:, 0])
+
+
 def test_unknown_attention_scores_raise():
     X, Y = _data(n=20)
     with pytest.raises(ValueError, match="attention_scores"):
