@@ -92,14 +92,16 @@ def change_basis(K, V, M):
     return M @ K @ M.T, V
 
 
-def symmetric_root(K, tol=1e-8):
+def symmetric_root(K, tol=None):
     """The symmetric positive semi-definite ``L`` with ``LᵀL = K``: the metric whose
     distance scores ``K`` gives.
 
     Eigenvalues above ``-tol`` times the largest magnitude (round-off of a metric)
     are raised to 0; a ``K`` that is not symmetric, or not positive semi-definite
-    within ``tol``, is no metric and raises a ValueError.
+    within ``tol`` (default: the square root of the dtype's machine epsilon), is no
+    metric and raises a ValueError.
     """
+    tol = np.sqrt(np.finfo(K.dtype).eps) if tol is None else tol
     scale = np.abs(K).max()
     eigvals, eigvecs = np.linalg.eigh((K + K.T) / 2)
     if np.abs(K - K.T).max() > tol * scale or eigvals.min() < -tol * max(scale, np.abs(
