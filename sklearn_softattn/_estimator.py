@@ -20,6 +20,7 @@ from ._callbacks import CallbackSupportMixin, Task
 from ._geometry import (
     Renormalization,
     change_basis,
+    check_metric,
     distance_map,
     feature_scale,
     renormalize,
@@ -998,6 +999,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                 raise ValueError(f"{how} continues a layer fitted with {name}={value!r}, "
                                  f"not {getattr(self, name)!r}; set {name}={value!r} or "
                                  "fit afresh.")
+        if self.attention_scores == "distance":
+            check_metric(self.key_query_, "key_query_")
         if getattr(self, "target_value_", None) is None:
             return self.key_query_, self.value_
         return self.key_query_, np.hstack([self.value_, self.target_value_])

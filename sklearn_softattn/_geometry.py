@@ -92,27 +92,26 @@ def change_basis(K, V, M):
     return M @ K @ M.T, V
 
 
-def symmetric_root(K, tol=None):
-    """The symmetric positive semi-definite ``L`` with ``LᵀL = K``: the metric whose
-    distance scores ``K`` gives.
-
-    Eigenvalues above ``-tol`` times the largest magnitude (round-off of a metric)
-    are raised to 0; a ``K`` that is not symmetric, or not positive semi-definite
-    within ``tol`` (default: the square root of the dtype's machine epsilon), is no
-    metric and raises a ValueError.
-    """
-    tol = np.sqrt(np.finfo(K.dtype).eps) if tol is None else tol
-    scale = np.abs(K).max()
+def symmetric_root(K):
+    """The symmetric positive semi-definite ``L`` with ``LᵀL`` the nearest such matrix to
+    the symmetric part of ``K`` (negative eigenvalues, round-off of a metric, are
+    raised to 0): the metric whose distance scores ``K`` gives."""
     eigvals, eigvecs = np.linalg.eigh((K + K.T) / 2)
-    if np.abs(K - K.T).max() > tol * scale or eigvals.min() < -tol * max(scale, np.abs(
-            eigvals).max()):
-        raise ValueError(
-            "Distance scores need a symmetric positive semi-definite key-query matrix "
-            f"K = LᵀL; the one to continue from has asymmetry {np.abs(K - K.T).max():.3g} "
-            f"and smallest eigenvalue {eigvals.min():.3g}. Fit without warm_start, or "
-            "continue from such a matrix."
-        )
     return (eigvecs * np.sqrt(np.maximum(eigvals, 0))) @ eigvecs.T
+
+
+def check_metric(K, name):
+    """Raise a ValueError unless ``K`` is symmetric positive semi-definite to within the
+    square root of its dtype's machine epsilon (relative to its largest entry)."""
+    tol = np.sqrt(np.finfo(K.dtype).eps) * np.abs(K).max()
+    asymmetry = np.abs(K - K.T).max()
+    smallest = np.linalg.eigvalsh((K + K.T) / 2).min()
+    if asymmetry > tol or smallest < -tol:
+        raise ValueError(
+            f"Distance scores need a symmetric positive semi-definite {name} (K = LᵀL); "
+            f"it has asymmetry {asymmetry:.3g} and smallest eigenvalue {smallest:.3g}. "
+            "Fit without warm_start, or continue from such a matrix."
+        )
 
 
 def renormalize(K, V, scale, P=None):

@@ -274,12 +274,12 @@ def test_distance_scores_from_a_matrix_that_is_no_metric_raise():
     model = SoftmaxAttentionRegressor(attention_scores="distance", warm_start=True)
     model.key_query_ = -np.eye(3)  # negative definite: no distance
     model.value_ = np.ones((1, 3))
-    with pytest.raises(ValueError, match="symmetric positive semi-definite key-query"):
+    with pytest.raises(ValueError, match="symmetric positive semi-definite key_query_"):
         model.fit(X, Y[:, 0])
     K = np.eye(3)
     K[0, 1] = 1.0  # not symmetric
     model.key_query_ = K
-    with pytest.raises(ValueError, match="has asymmetry [1-9]"):
+    with pytest.raises(ValueError, match="has asymmetry 1 "):
         model.fit(X, Y[:, 0])
 
 
