@@ -236,21 +236,27 @@ def layer_predict(attributes, X, n_jobs=None, extrapolation="clip"):
         y = np.atleast_1d(attributes["intercept_"]) + X @ coef.T.astype(X.dtype, copy=False)
         return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
     x_offset, y_offset = attributes["x_offset_"], attributes["y_offset_"]
-    V, targets = attributes["value_"], None
+    targets = None
     if attributes["target_value_"] is not None:
-        V = np.hstack([V, attributes["target_value_"]])
         targets = attributes["context_targets_"] - y_offset
     y = y_offset + attention_forward(
         centered_queries(attributes, X, extrapolation),
         attributes["context_"] - x_offset,
         attributes["key_query_"],
-        V,
+        value_matrix(attributes),
         attributes["context_weight_"],
         n_jobs,
         targets=targets,
         scores=attributes["_attention_scores"],
     )
     return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
+
+
+def value_matrix(attributes):
+    """The whole value matrix of fitted ``attributes``: ``value_``, followed by the
+    columns of ``target_value_`` with target tokens (absent or None: without)."""
+    U = attributes.get("target_value_")
+    return attributes["value_"] if U is None else np.hstack([attributes["value_"], U])
 
 
 def _iteration_hook(task, problem, y_ndim):
@@ -284,7 +290,7 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
     )
     # With distance scores the solvers work on the metric L (K = LᵀL); everything
     # outside them sees K.
-    metric = objective.scores == "distance"
+    metric = objective.metric
     project = (Renormalization(params["attention_scale"], objective.P, metric)
                if params["renormalize"] else Renormalization(metric=metric))
     key_query = objective.key_query
@@ -354,7 +360,7 @@ def initial_params(problem, params, rng):
     layer is the paper's.
     """
     W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
-    distance = problem.objective.scores == "distance"
+    distance = problem.objective.metric
     if params["init"] == "spectral":
         A = problem.objective.standardize
         shrinkage = problem.ridge_strength(params["shrinkage"])
@@ -1001,9 +1007,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                                  "fit afresh.")
         if self.attention_scores == "distance":
             check_metric(self.key_query_, "key_query_")
-        if getattr(self, "target_value_", None) is None:
-            return self.key_query_, self.value_
-        return self.key_query_, np.hstack([self.value_, self.target_value_])
+        return self.key_query_, value_matrix(vars(self))
 
     def _fit_linear_limit(self, problem, y_ndim, task):
         """``attention_scale=0``: the layer's linear limit, in closed form (no iterations)."""
@@ -1141,8 +1145,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         shift, targets, target_covariance = None, None, None
         if self.target_tokens:
             targets = context_Y - y_offset
-            target_covariance = (targets.T * (context_weight / context_weight.sum())) @ (
-                context_X - x_offset)
+            target_covariance = weighted_covariance(context_X - x_offset, context_weight,
+                                                    targets)
         else:
             context_Y = None
         if self.fit_intercept:

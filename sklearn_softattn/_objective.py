@@ -137,8 +137,7 @@ class Objective:
         """Objective value and gradient, over all queries or the given ``rows``
         (with distance scores, ``K`` is the metric ``L`` and the gradient is ``L``'s)."""
         L = K
-        if self.scores == "distance":
-            K = L.T @ L
+        K = self.key_query(L)
         if rows is None:
             loss_grad = self._all_queries
         else:
@@ -154,7 +153,7 @@ class Objective:
                 loss += weight * value
                 grad_K += weight * pK
                 grad_V[:, :d] += weight * pV
-        if self.scores == "distance":
+        if self.metric:
             grad_K = L @ (grad_K + grad_K.T)
         return loss, grad_K, grad_V
 
@@ -164,9 +163,14 @@ class Objective:
         return attention_forward(Zq, self.context, K, V, self.context_weight, self.n_jobs,
                                  targets=self.targets, scores=self.scores)
 
+    @property
+    def metric(self):
+        """Whether the solver's first parameter is a metric ``L`` (distance scores)."""
+        return self.scores == "distance"
+
     def key_query(self, K):
         """The key-query matrix of the solver's first parameter (``LᵀL`` for a metric)."""
-        return K.T @ K if self.scores == "distance" else K
+        return K.T @ K if self.metric else K
 
     def _loss_grad(self, Z, Y, weight, self_index, value_shift):
         return LossGrad(Z, Y, weight, self.context, self.context_weight, self_index,
