@@ -247,9 +247,11 @@ def peers():
     return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 
-# The in-context layer as the CV estimator's candidate: target tokens, distance scores,
-# L-BFGS with its iteration count chosen among these (bench_panel.py --candidates).
-IN_CONTEXT = {"solver": "lbfgs", "max_iters": (5, 15, 40, 100), "target_tokens": True,
+# The iteration counts among which the L-BFGS candidates of bench_panel.py --candidates
+# choose, and the in-context layer as the CV estimator's candidate: target tokens,
+# distance scores, L-BFGS with its count chosen among them.
+COUNTS = (5, 15, 40, 100)
+IN_CONTEXT = {"solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
               "attention_scores": "distance"}
 
 

@@ -61,6 +61,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_softattn import SoftmaxAttentionRegressorCV
 
 from _common import (
+    COUNTS,
     IN_CONTEXT,
     RESULTS,
     Recorder,
@@ -83,7 +84,6 @@ TIME_REFERENCE, LINEAR_REFERENCE = "MLPRegressor", "RidgeCV"
 
 # Candidates for the CV estimator's defaults (see the module's docstring), the first
 # the reference: the previous default.
-COUNTS = (5, 15, 40, 100)
 CANDIDATES = {
     "CV gd 200": {"solver": "gd", "max_iters": 200},
     "CV lbfgs 5-100, 3 folds": {"solver": "lbfgs", "max_iters": COUNTS, "cv": 3},
