@@ -123,14 +123,29 @@ def renormalize(K, V, scale, P=None):
     ``None``: they are whitened).
 
     The rescaling leaves the infinite-data loss unchanged (it depends on ``V Kᵀ``
-    only) and fixes the sharpness of the softmax.
+    only) and fixes the sharpness of the softmax. With target tokens only the
+    feature columns of ``V`` are rescaled (see :func:`scale_features`).
     """
     Kw = K if P is None else P @ K @ P.T
     norm = np.linalg.norm(Kw)
     if norm == 0:
         return K, V
     c = norm / scale
-    return K / c, V * c
+    return K / c, scale_features(V, len(K), c)
+
+
+def scale_features(V, d, c):
+    """``V`` with its first ``d`` columns, those of the features, times ``c``.
+
+    With target tokens ``V = [V_x, U]``, and a renormalization moves ``V_x``
+    only: ``U``'s term ``Σ_j A_ij (y_j − ȳ)`` is a smoother of the targets,
+    whose size does not follow that of ``K`` (at sharp scales ``U`` near the
+    identity is nearest-neighbour regression, whatever the norm of ``K``).
+    Without target tokens it is ``c V``.
+    """
+    if V.shape[1] == d:
+        return V * c
+    return np.hstack([V[:, :d] * c, V[:, d:]])
 
 
 class Renormalization:
@@ -163,7 +178,7 @@ class Renormalization:
         if not self.metric:
             return renormalize(K, V, self.scale, self.P)
         L, factor = self.onto(K)
-        return L, V / factor**2
+        return L, scale_features(V, len(L), 1 / factor**2)
 
     def onto(self, K):
         """``K`` rescaled to the norm ``scale`` (unchanged if zero or without a

@@ -86,7 +86,7 @@ class Progress:
         return self.n_iter_no_change * decrease <= self.tol * self.loss_scale
 
 
-def predicted_decrease(K, V, grad_K, grad_V, project):
+def predicted_decrease(K, V, grad_K, grad_V, project, loss_scale):
     """The decrease of the objective that one full block step predicts, to first order.
 
     The step is gd's with ``learning_rate=1``, along the gradient of the
@@ -98,13 +98,15 @@ def predicted_decrease(K, V, grad_K, grad_V, project):
     start (the point is renormalized), and it scales as the loss does with
     ``y``, so it compares with ``tol`` times the loss of predicting the mean.
     It is zero exactly at a stationary point of the renormalized problem.
+    ``loss_scale`` is the loss of predicting the mean (see :func:`block_scales`).
     """
     tangent_K = project.tangent(K, grad_K)
-    k_scale, v_scale = block_scales(K, V, project.metric)
-    return float(np.vdot(tangent_K, tangent_K) * k_scale + np.vdot(grad_V, grad_V) * v_scale)
+    k_scale, v_scale = block_scales(K, V, project.metric, loss_scale)
+    return float(np.vdot(tangent_K, tangent_K) * k_scale
+                 + np.vdot(grad_V, grad_V * v_scale))
 
 
-def block_scales(K, V, metric=False):
+def block_scales(K, V, metric=False, loss_scale=1.0):
     """The scales of gd's block steps: ``1 / ||V||₂²`` for ``K`` and ``1 / ||K||₂²``
     for ``V`` (0 while the other block is zero, see :func:`_inverse_square_norm`).
 
@@ -112,11 +114,27 @@ def block_scales(K, V, metric=False):
     then ``L``): ``1 / (4 ||V||₂² ||L||₂²)`` and ``1 / ||L||₂⁴``, which move
     ``LᵀL`` as the bilinear steps move ``K``, to first order, and are invariant
     to the rescaling ``(L / √c, c V)``.
+
+    With target tokens ``V = [V_x, U]`` has more columns than ``K`` has rows, and
+    the scale of ``V`` is one per column: ``V_x``'s as above and, for ``U``, the
+    inverse of its curvature ``q / (2 loss_scale)`` (the loss of predicting the
+    mean, ``loss_scale``, is half the targets' total variance, and ``U``'s
+    curvature is at most the variance of one target). ``U``'s term ``Σ_j A_ij
+    (y_j − ȳ)`` is a smoother of the targets whose size does not follow ``K``'s:
+    ``1 / ||K||₂²`` steps it in a unit foreign to it, too short at sharp scales
+    (``U`` then hardly moves from its start) and too long at flat ones.
     """
     if not metric:
-        return _inverse_square_norm(V), _inverse_square_norm(K)
-    inverse_l = _inverse_square_norm(K)
-    return _inverse_square_norm(V) * inverse_l / 4, inverse_l**2
+        k_scale, v_scale = _inverse_square_norm(V), _inverse_square_norm(K)
+    else:
+        inverse_l = _inverse_square_norm(K)
+        k_scale, v_scale = _inverse_square_norm(V) * inverse_l / 4, inverse_l**2
+    d, q = K.shape[0], V.shape[0]
+    if V.shape[1] == d:
+        return k_scale, v_scale
+    u_scale = q / (2 * loss_scale) if loss_scale > 0 else 0.0
+    return k_scale, np.concatenate([np.full(d, v_scale, V.dtype),
+                                    np.full(V.shape[1] - d, u_scale, V.dtype)])
 
 
 def _diverged(what):
@@ -168,11 +186,12 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     if not np.isfinite(value):
         raise _diverged("is not finite at the initial point")
     eta, streak, slack = learning_rate, 0, descent_slack(objective.Z.dtype)
-    if progress.stationary(eta * predicted_decrease(K, V, grad_K, grad_V, project)):
+    if progress.stationary(eta * predicted_decrease(K, V, grad_K, grad_V, project,
+                                                    progress.loss_scale)):
         progress.update(value, K, V)
         return K, V, True
     for _ in range(max_iter):
-        k_scale, v_scale = block_scales(K, V, project.metric)
+        k_scale, v_scale = block_scales(K, V, project.metric, progress.loss_scale)
         for halvings in range(MAX_HALVINGS):
             K_new, V_new = project(K - eta * k_scale * grad_K, V - eta * v_scale * grad_V)
             new = objective(K_new, V_new)
@@ -199,7 +218,8 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     renormalization holds exactly at every point evaluated, and the
     objective is smooth in ``K̃``) and ``V = c_V Ṽ`` free. The constants
     ``c_K = √L₀ / ||V₀||₂`` and ``c_V = √L₀ / ||K₀||₂`` of the start (the
-    square roots of ``L₀`` times :func:`block_scales`) make a
+    square roots of ``L₀`` times :func:`block_scales`; with target tokens
+    ``c_V`` is one per column of ``V``) make a
     unit gradient step in these variables gd's full block step, and the
     variables and the objective (divided by ``L₀``, the loss of predicting
     the mean) free of the units of ``y``. One iteration is one L-BFGS
@@ -225,11 +245,13 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     shape_K, shape_V, dtype = K.shape, V.shape, K.dtype
     K, V = project(K, V)
     loss_unit = progress.loss_scale if progress.loss_scale > 0 else 1.0
-    c_K, c_V = (np.sqrt(loss_unit * scale) or np.sqrt(loss_unit)
-                for scale in block_scales(K, V, project.metric))
+    # The square roots of L₀ times the block scales, each 1 where its scale is 0.
+    k_scale, v_scale = block_scales(K, V, project.metric, progress.loss_scale)
+    c_K = np.sqrt(loss_unit * k_scale) or np.sqrt(loss_unit)
+    c_V = np.sqrt(loss_unit * np.where(v_scale > 0, v_scale, 1.0))
 
     K_size = K.size
-    x0 = np.concatenate([K.ravel() / c_K, V.ravel() / c_V]).astype(np.float64)
+    x0 = np.concatenate([K.ravel() / c_K, (V / c_V).ravel()]).astype(np.float64)
 
     def parameters(x):
         """``(K, V)`` at the variables ``x``, and the renormalization's factor."""
@@ -245,7 +267,7 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
             if np.isfinite(value):
                 # float64 whatever the data: scipy < 1.11 takes no other
                 grad = np.concatenate([(c_K * factor) * project.tangent(K, grad_K).ravel(),
-                                       c_V * grad_V.ravel()], dtype=np.float64) / loss_unit
+                                       (c_V * grad_V).ravel()], dtype=np.float64) / loss_unit
             else:  # beyond the line search's reach: it steps back
                 value, grad = np.inf, np.zeros_like(x)
             last.update(x=x.copy(), K=K, V=V, value=value, grad_K=grad_K, grad_V=grad_V,

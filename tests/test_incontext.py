@@ -252,6 +252,32 @@ def test_target_tokens_and_distance_scores_fit_a_nonlinear_curve_the_paper_s_lay
     assert local.score(X_test, y_test) > paper.score(X_test, y_test) + 0.3
 
 
+def test_target_weight_learns_a_smoother_at_sharp_scales():
+    # U's block step has its own unit (the targets' variance), not 1 / ||K||₂²: at a
+    # sharp scale that unit made U hardly move from 0 (target_value_ 0.15, R² 0.32).
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-3, 3, (300, 1))
+    y = np.sin(2 * X[:, 0]) + 0.1 * rng.standard_normal(300)
+    X_test = rng.uniform(-3, 3, (300, 1))
+    model = SoftmaxAttentionRegressor(target_tokens=True, attention_scores="distance",
+                                      attention_scale=30.0, max_iter=50, regularization=None)
+    model.fit(X, y)
+    assert model.target_value_.item() > 0.8
+    assert model.score(X_test, np.sin(2 * X_test[:, 0])) > 0.9
+
+
+@pytest.mark.parametrize("metric", [False, True])
+def test_renormalization_leaves_the_target_weight_alone(metric):
+    rng = np.random.default_rng(0)
+    K, V = rng.standard_normal((3, 3)), rng.standard_normal((2, 5))  # V = [V_x, U]
+    K1, V1 = Renormalization(0.7, metric=metric)(K, V)
+    np.testing.assert_array_equal(V1[:, 3:], V[:, 3:])
+    key_query = (lambda L: L.T @ L) if metric else (lambda K: K)
+    np.testing.assert_allclose(V1[:, :3] @ key_query(K1).T, V[:, :3] @ key_query(K).T,
+                               rtol=1e-12)
+    assert np.isclose(np.linalg.norm(key_query(K1)), 0.7)
+
+
 @pytest.mark.parametrize("option, value, fitted", [
     ("attention_scores", "distance", "bilinear"),
     ("target_tokens", True, False),

@@ -192,19 +192,19 @@ def test_a_converged_start_stops_after_one_iteration_without_a_step(solver):
 def test_predicted_decrease_is_zero_at_a_stationary_point_and_scales_as_the_loss():
     f = Quadratic()
     _, gK, gV = f(f.A, f.B)
-    assert predicted_decrease(f.A, f.B, gK, gV, identity) == 0
+    assert predicted_decrease(f.A, f.B, gK, gV, identity, 1.0) == 0
     rng = np.random.default_rng(0)
     K, GK = rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
     V, GV = rng.standard_normal((1, 3)), rng.standard_normal((1, 3))
     sphere = Renormalization(1.0)
     K, V = sphere(K, V)
-    base = predicted_decrease(K, V, GK, GV, sphere)
+    base = predicted_decrease(K, V, GK, GV, sphere, 1.0)
     # y scaled by a: V by a, the loss and grad_K by a², grad_V by a.
     a = 1e3
-    np.testing.assert_allclose(predicted_decrease(K, a * V, a**2 * GK, a * GV, sphere),
+    np.testing.assert_allclose(predicted_decrease(K, a * V, a**2 * GK, a * GV, sphere, 1.0),
                                a**2 * base, rtol=1e-12)
     # Only the radial part of grad_K: no decrease on the sphere.
-    assert predicted_decrease(K, V, 5.0 * K, 0 * GV, sphere) < 1e-28
+    assert predicted_decrease(K, V, 5.0 * K, 0 * GV, sphere, 1.0) < 1e-28
 
 
 def test_progress_stationary_compares_n_iter_no_change_steps_with_tol():
