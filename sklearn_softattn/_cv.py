@@ -33,17 +33,54 @@ from ._estimator import (
     linear_limit,
     solve,
 )
-from ._geometry import change_basis, renormalize
+from ._geometry import (
+    change_basis,
+    distance_map,
+    neighbour_spacing,
+    renormalize,
+    weighted_covariance,
+)
 
 # The grid of attention scales when only its length is given: the linear limit
 # (0), then geometrically from nearly linear attention to a sharp, local smoother.
 SCALE_RANGE = (0.01, 10.0)
+# With distance scores the path goes on until a row's nearest distinct neighbour, at
+# the median spacing, scores this much below the row's own position (weight e⁻⁵ ≈
+# 0.7%): nearest-neighbour regression (see :func:`neighbour_sharpness`).
+NEIGHBOUR_MARGIN = 5.0
 
 
-def attention_scale_grid(attention_scales):
-    """The ascending grid of attention scales: a count, or the values themselves."""
+def neighbour_sharpness(X, sample_weight):
+    """The attention scale at which distance scores resolve the rows' spacing.
+
+    Under the isotropic metric in whitened coordinates (``K = s I / √r``, of
+    Frobenius norm ``s``, ``r`` the directions of the data), a row at squared
+    distance ``h²`` scores ``s h² / (2 √r)`` below one at the query's own position.
+    With ``h²`` the median spacing of :func:`~sklearn_softattn._geometry.neighbour_spacing`,
+    this is the ``s`` at which that score is :data:`NEIGHBOUR_MARGIN`. NaN if no two
+    rows differ.
+    """
+    X, _, sample_weight = _positive_rows(X, X[:, :0], sample_weight, 2)
+    mean = np.average(X, axis=0, weights=sample_weight)
+    covariance = weighted_covariance(X - mean, sample_weight)
+    rank = distance_map(covariance).shape[1]
+    spacing = neighbour_spacing(X - mean, sample_weight, covariance)
+    return 2 * NEIGHBOUR_MARGIN * np.sqrt(rank) / spacing if spacing > 0 else np.nan
+
+
+def attention_scale_grid(attention_scales, sharpest=np.nan):
+    """The ascending grid of attention scales: a count, or the values themselves.
+
+    A count gives 0, then ``attention_scales - 1`` values spaced geometrically over
+    :data:`SCALE_RANGE`, continued at the same ratio until they reach ``sharpest``
+    (if larger: :func:`neighbour_sharpness` for distance scores)."""
     if isinstance(attention_scales, Integral):
-        return np.r_[0.0, np.geomspace(*SCALE_RANGE, num=attention_scales - 1)]
+        scales = np.geomspace(*SCALE_RANGE, num=attention_scales - 1)
+        if len(scales) > 1 and sharpest > scales[-1]:
+            ratio = scales[-1] / scales[-2]
+            more = int(np.ceil(np.log(sharpest / scales[-1]) / np.log(ratio) - 1e-9))
+            scales = np.r_[scales, scales[-1] * ratio ** np.arange(1, more + 1)]
+        return np.r_[0.0, scales]
     scales = np.asarray(attention_scales, dtype=float)
     if scales.ndim != 1 or scales.size == 0 or not np.all(np.isfinite(scales) & (scales >= 0)):
         raise ValueError(
@@ -421,8 +458,17 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         The path of attention scales. An int: 0 (the linear limit), then one
         fewer values spaced geometrically from 0.01 (nearly linear attention)
         to 10 (a sharp, local smoother); the default 8 steps by half-decades.
-        An array: the values themselves (non-negative), fitted in increasing
-        order.
+        With ``attention_scores="distance"`` the steps go on past 10, at the
+        same ratio, until the rows' spacing is resolved: until a row's nearest
+        distinct neighbour, at the median such distance (Mahalanobis, over all
+        the rows), scores 5 below the row's own position (weight e⁻⁵), as in
+        nearest-neighbour regression. Data on few distinct points or many
+        rows in few features need that: on a real set of 105 rows on 19
+        distinct points, a Nadaraya–Watson smoother on standardized features
+        scores R² 0.68 at a sharpness of 10⁴. The folds' paths stop early
+        once the validation score falls, so the longer path costs little
+        where sharp attention does not pay. An array: the values themselves
+        (non-negative), fitted in increasing order.
 
     alphas : array-like of shape (n_alphas,), default=(0.0,)
         Strengths of the balancing regularizer to try (only the first with
@@ -742,11 +788,14 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             warnings.warn("SoftmaxAttentionRegressorCV: path point(s) "
                           f"{', '.join(left_out)} left out of the choice: {why}.", UserWarning)
 
-    def _grid(self):
+    def _grid(self, X, sample_weight):
         """The checked grid: the scales and the iteration counts (ascending), the
         alphas (only the first without a balancing regularizer) and the shrinkages."""
         alphas = penalty_grid(self.alphas, "alphas")
-        return (attention_scale_grid(self.attention_scales), max_iter_grid(self.max_iters),
+        sharpest = (neighbour_sharpness(X, sample_weight) if self.attention_scores == "distance"
+                    and isinstance(self.attention_scales, Integral) else np.nan)
+        return (attention_scale_grid(self.attention_scales, sharpest),
+                max_iter_grid(self.max_iters),
                 alphas if self.regularization is not None else alphas[:1],
                 shrinkage_grid(self.shrinkages))
 
@@ -784,7 +833,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
-        scales, max_iters, alphas, shrinkages = self._grid()
+        scales, max_iters, alphas, shrinkages = self._grid(X, sample_weight)
         y_split = Y[:, 0] if y_ndim == 1 else Y
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)

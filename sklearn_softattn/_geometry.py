@@ -80,6 +80,36 @@ def _correlation_spectrum(covariance, floor):
     return scale, eigvals, eigvecs, floor_value
 
 
+def neighbour_spacing(Xc, sample_weight, covariance):
+    """The weighted median, over the rows, of the squared Mahalanobis distance (that of
+    :func:`distance_map`) from a row to its nearest *distinct* row: the spacing a local
+    smoother resolves. Rows that repeat one another (at distance 0) do not count as
+    neighbours, so integer weights are repeated rows. NaN if no two rows differ.
+
+    Parameters
+    ----------
+    Xc : ndarray of shape (n, d)
+        Centered rows, at least two.
+    sample_weight : ndarray of shape (n,)
+        Positive weights.
+    covariance : ndarray of shape (d, d)
+        Their weighted covariance.
+    """
+    from sklearn.neighbors import NearestNeighbors
+
+    Z = Xc @ distance_map(covariance)
+    if Z.shape[1] == 0:
+        return np.nan
+    Z, inverse = np.unique(Z, axis=0, return_inverse=True)
+    if len(Z) < 2:
+        return np.nan
+    distance = NearestNeighbors(n_neighbors=2).fit(Z).kneighbors(Z)[0][:, 1] ** 2
+    weight = np.bincount(inverse.ravel(), weights=sample_weight, minlength=len(Z))
+    order = np.argsort(distance, kind="stable")
+    cumulative = np.cumsum(weight[order])
+    return float(distance[order][np.searchsorted(cumulative, cumulative[-1] / 2)])
+
+
 def change_basis(K, V, M):
     """The same layer's parameters in coordinates ``z'`` where ``z = z' @ M``.
 

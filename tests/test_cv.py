@@ -48,9 +48,38 @@ def test_scale_grid_is_geometric_or_the_given_values_sorted():
     np.testing.assert_array_equal(attention_scale_grid(1), [0.0])
     np.testing.assert_array_equal(attention_scale_grid([3, 0.1, 1]), [0.1, 1, 3])
     np.testing.assert_array_equal(attention_scale_grid([1, 0, 0.1]), [0, 0.1, 1])
+    # Beyond 10, at the same ratio, up to the first value past ``sharpest``.
+    np.testing.assert_allclose(attention_scale_grid(5, 150.0), [0, 0.01, 0.1, 1, 10, 100, 1000])
+    np.testing.assert_array_equal(attention_scale_grid(5, 10.0), grid)
+    np.testing.assert_array_equal(attention_scale_grid(5, np.nan), grid)
+
     for bad in ([], [0.1, -1], [[0.1, 1]], [np.nan], [0.1, np.inf]):
         with pytest.raises(ValueError, match="attention_scales"):
             attention_scale_grid(bad)
+
+
+def test_distance_scores_path_reaches_the_rows_spacing():
+    # Rows on 6 distinct points 0.01 apart, in 1-D: a smoother of the targets that tells
+    # them apart is far sharper than 10, and the distance scores' path goes there; the
+    # bilinear scores' path stops at 10.
+    rng = np.random.default_rng(0)
+    X = np.repeat(np.arange(6) * 0.01, 8)[:, None]
+    y = np.sin(300 * X[:, 0]) + 0.01 * rng.standard_normal(len(X))
+    common = dict(attention_scales=4, max_iters=5, solver="lbfgs", random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        distance = SoftmaxAttentionRegressorCV(target_tokens=True, attention_scores="distance",
+                                               **common).fit(X, y)
+        bilinear = SoftmaxAttentionRegressorCV(**common).fit(X, y)
+    np.testing.assert_array_equal(bilinear.attention_scales_, attention_scale_grid(4))
+    # Standardized, the points are 0.01 / std apart; the nearest scores 5 below at
+    # s = 2 * 5 / spacing.
+    sharpest = 10 / (0.01 / X.std()) ** 2
+    assert _cv.neighbour_sharpness(X, np.ones(len(X))) == pytest.approx(sharpest)
+    np.testing.assert_allclose(distance.attention_scales_[:4], attention_scale_grid(4))
+    assert distance.attention_scales_[-2] < sharpest <= distance.attention_scales_[-1]
+    assert distance.score(X, y) > 0.9
+
 
 
 def test_choose_point_best_and_standard_error_rules():

@@ -171,3 +171,23 @@ def test_mahalanobis_norms_do_not_overflow():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no overflow warning either
         np.testing.assert_allclose(mahalanobis_norms(huge, np.eye(3)), [5e200, 5.0])
+
+
+def test_neighbour_spacing_is_the_median_distance_to_the_nearest_distinct_row():
+    from sklearn_softattn._geometry import neighbour_spacing
+
+    # One feature of variance 1 after centring: the distances are those of the values.
+    x = np.array([0.0, 0.0, 0.0, 1.0, 3.0, 3.5])
+    X = ((x - x.mean()) / x.std())[:, None]
+    w = np.ones(len(x))
+    cov = np.cov(X.T, bias=True).reshape(1, 1)
+    step = 1 / x.std()  # one unit of x in standardized units
+    # Nearest distinct rows: 0 -> 1 (three rows), 1 -> 0, 3 -> 3.5, 3.5 -> 3.
+    expected = np.median([1, 1, 1, 1, 0.25, 0.25]) * step**2
+    assert neighbour_spacing(X, w, cov) == pytest.approx(expected)
+    # Integer weights are repeated rows; weights move the median.
+    np.testing.assert_allclose(neighbour_spacing(X[2:], np.array([3.0, 1, 1, 1]), cov),
+                               neighbour_spacing(X, w, cov))
+    heavy = np.array([1.0, 1, 1, 1, 10, 10])
+    assert neighbour_spacing(X, heavy, cov) == pytest.approx(0.25 * step**2)
+    assert np.isnan(neighbour_spacing(np.zeros((4, 2)), np.ones(4), np.zeros((2, 2))))
