@@ -18,7 +18,9 @@ The fit writes ``benchmarks/results/panel.csv`` (per set and model: the mean R²
 time over the folds), which the README's and the selection page's tables come from;
 ``--analyse`` prints them from that file without fitting. ``--only NAME,NAME`` fits and prints some sets only
 (the summary is left as it is), ``--max-rows N`` changes every set's row cap (a new cache entry, and a summary
-of its own: ``panel_N.csv``).
+of its own: ``panel_N.csv``). ``--model LABEL`` (repeatable) fits and prints those models
+only, with no summary, as in ``--candidates --only spinach --model "CV lbfgs 5-100, targets +
+distance"``.
 
 ``--candidates`` fits, beside the peers, the candidates for the CV estimator's default
 solver, iteration counts (``max_iters``), folds and path (:data:`CANDIDATES`; about an hour
@@ -168,10 +170,16 @@ def fit_fold(model, X, y, train, test):
             "passes": recorder.passes}
 
 
-def fit(names, max_rows=None, choosing=False):
-    """Per set of ``names`` and model, the fold results (cached), as summary rows."""
+def fit(names, max_rows=None, choosing=False, only_models=None):
+    """Per set of ``names`` and model (those labelled ``only_models``, if given), the fold
+    results (cached), as summary rows."""
     data = load_available(names, max_rows=max_rows)
     rows, start, labels = [], time.perf_counter(), models(choosing)
+    if only_models:
+        unknown = sorted(set(only_models) - set(labels))
+        if unknown:
+            raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(labels)}")
+        labels = {label: labels[label] for label in only_models}
     for k, (name, (X, y)) in enumerate(data.items()):
         cap = max_rows or candidates()[name]["max_rows"]
         folds = list(KFold(N_FOLDS, shuffle=True, random_state=0).split(X))
@@ -256,6 +264,9 @@ def main(argv=None):
                         help="print the tables from the summary file; fit nothing (seconds)")
     parser.add_argument("--only", help="comma-separated set names (default: every eligible set)")
     parser.add_argument("--max-rows", type=int, help="row cap of every set (default: the registry's)")
+    parser.add_argument("--model", action="append",
+                        help="fit and print this model only (repeatable; a label of the "
+                             "tables, such as 'RidgeCV'); writes no summary")
     parser.add_argument("--candidates", action="store_true",
                         help="the candidates for the CV estimator's defaults (about an hour)")
     args = parser.parse_args(argv)
@@ -265,7 +276,11 @@ def main(argv=None):
         unknown = sorted(set(names) - set(eligible_names()))
         if unknown:
             parser.error(f"not eligible sets of the registry: {', '.join(unknown)}")
-        rows = fit(names, args.max_rows, args.candidates)
+        rows = fit(names, args.max_rows, args.candidates, args.model)
+        if args.model:  # some models only: their scores, not the summary
+            print(markdown_table(["data set", "model", "R²", "fit time (s)"],
+                                 [[r["set"], r["model"], r["r2"], r["fit_time"]] for r in rows]))
+            return
         if args.only:  # a part of the panel: its tables, not the summary
             path = RESULTS.parent / ".only.csv"
         write_summary(rows, path)
