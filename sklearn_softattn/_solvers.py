@@ -117,12 +117,12 @@ def block_scales(K, V, metric=False, loss_scale=1.0):
 
     With target tokens ``V = [V_x, U]`` has more columns than ``K`` has rows, and
     the scale of ``V`` is one per column: ``V_x``'s as above and, for ``U``, the
-    inverse of its curvature ``q / (2 loss_scale)`` (the loss of predicting the
-    mean, ``loss_scale``, is half the targets' total variance, and ``U``'s
-    curvature is at most the variance of one target). ``U``'s term ``Σ_j A_ij
-    (y_j − ȳ)`` is a smoother of the targets whose size does not follow ``K``'s:
-    ``1 / ||K||₂²`` steps it in a unit foreign to it, too short at sharp scales
-    (``U`` then hardly moves from its start) and too long at flat ones.
+    larger of that and ``q / (2 loss_scale)``. ``U``'s term ``Σ_j A_ij (y_j −
+    ȳ)`` is linear in ``K`` at flat scales, as ``V_x``'s is, and shares its unit
+    there; at sharp scales it is a smoother of the targets whose size no longer
+    follows ``K``'s, and its curvature is at most the variance of one target
+    (the loss of predicting the mean, ``loss_scale``, is half the targets' total
+    variance): ``1 / ||K||₂²`` alone there made ``U`` hardly move from its start.
     """
     if not metric:
         k_scale, v_scale = _inverse_square_norm(V), _inverse_square_norm(K)
@@ -132,7 +132,7 @@ def block_scales(K, V, metric=False, loss_scale=1.0):
     d, q = K.shape[0], V.shape[0]
     if V.shape[1] == d:
         return k_scale, v_scale
-    u_scale = q / (2 * loss_scale) if loss_scale > 0 else 0.0
+    u_scale = max(v_scale, q / (2 * loss_scale) if loss_scale > 0 else 0.0)
     return k_scale, np.concatenate([np.full(d, v_scale, V.dtype),
                                     np.full(V.shape[1] - d, u_scale, V.dtype)])
 
