@@ -10,6 +10,7 @@ from test_attention import TOL, _option_problem
 
 from sklearn_softattn import _attention
 from sklearn_softattn._attention import LossGrad, attention_forward, attention_loss_grad
+from sklearn_softattn._neighbors import dropped_mass_bound, nearest_tokens
 
 LOCAL = {"scores": "distance"}
 
@@ -204,3 +205,108 @@ def test_bad_neighbors_give_clear_errors():
         for call in calls:
             with pytest.raises(ValueError, match=message):
                 call()
+
+
+def _brute_force_neighbors(Zq, Zc, L, k, self_index):
+    """nearest_tokens from its definition: all distances, the own token first, then the
+    others by (distance, position). Coordinates summed elementwise, so that duplicate
+    rows are at distance exactly 0 here too."""
+    width = min(len(Zc), k + int(np.any(self_index >= 0)))
+    rows = []
+    for z, own in zip(Zq, self_index):
+        dist = np.sqrt(np.sum(np.sum((z - Zc)[:, None, :] * L, axis=2) ** 2, axis=1))
+        others = np.flatnonzero(np.arange(len(Zc)) != own)
+        ranked = others[np.lexsort((others, dist[others]))]
+        rows.append(np.concatenate([[own], ranked[:width - 1]]) if own >= 0
+                    else ranked[:width])
+    return np.array(rows)
+
+
+def _duplicated_problem(seed=0):
+    """Queries that are the context tokens (then some that are not), with several groups
+    of duplicate rows: ties at distance 0 larger than k."""
+    rng = np.random.default_rng(seed)
+    Zc = rng.standard_normal((60, 3))
+    Zc[10:16] = Zc[4]  # 7 copies of one row
+    Zc[30:33] = Zc[40]  # and 4 of another, the first copy after the others
+    Zq = np.vstack([Zc, Zc[[4, 40]], rng.standard_normal((5, 3))])
+    self_index = np.where(np.arange(len(Zq)) < 60, np.arange(len(Zq)), -1)
+    return Zq, Zc, rng.standard_normal((2, 3)), self_index
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 20])
+def test_nearest_tokens_break_ties_by_position_and_keep_the_own_token(k):
+    Zq, Zc, L, self_index = _duplicated_problem()
+    expected = _brute_force_neighbors(Zq, Zc, L, k, self_index)
+    for n_jobs in [1, 2]:
+        got = nearest_tokens(Zq, Zc, L, k, self_index, n_jobs=n_jobs)
+        assert got.dtype == np.intp and got.shape == (len(Zq), k + 1)
+        assert_array_equal(got, expected)
+    assert_array_equal(got[:60, 0], np.arange(60))  # every own token, first
+    assert_array_equal(got[14, :4], [14, 4, 10, 11][:k + 1])  # its copies, lowest first
+    # Queries in another order, and in chunks of other sizes: the same rows.
+    order = np.random.default_rng(1).permutation(len(Zq))
+    assert_array_equal(nearest_tokens(Zq[order], Zc, L, k, self_index[order], n_jobs=2),
+                       got[order])
+
+
+def test_nearest_tokens_without_own_tokens_take_the_k_nearest():
+    Zq, Zc, L, _ = _duplicated_problem()
+    got = nearest_tokens(Zq, Zc, L, 4)
+    assert got.shape == (len(Zq), 4)
+    assert_array_equal(got, _brute_force_neighbors(Zq, Zc, L, 4, np.full(len(Zq), -1)))
+    assert_array_equal(got[4], [4, 10, 11, 12])  # of 7 copies at distance 0
+
+
+@pytest.mark.parametrize("k", [59, 60, 100])
+def test_nearest_tokens_of_the_whole_context_give_the_dense_layer(k):
+    Zq, Zc, L, self_index = _duplicated_problem()
+    got = nearest_tokens(Zq, Zc, L, k, self_index)
+    assert_array_equal(got, np.tile(np.arange(60), (len(Zq), 1)))
+    rng = np.random.default_rng(0)
+    Y, V = rng.standard_normal((len(Zq), 2)), rng.standard_normal((2, 3))
+    args = (Zq, Y, np.ones(len(Zq)), Zc, L.T @ L, V, np.ones(60), self_index)
+    local = attention_loss_grad(*args, neighbors=got, **LOCAL)
+    dense = attention_loss_grad(*args, **LOCAL)
+    assert local[0] == pytest.approx(dense[0], rel=1e-10)
+    for a, b in zip(local[1:], dense[1:]):
+        assert_allclose(a, b, rtol=1e-10, atol=1e-14)
+    assert np.all(dropped_mass_bound(Zq, Zc, L, got, self_index=self_index) == 0)
+
+
+@pytest.mark.parametrize("own", [False, True])
+@pytest.mark.parametrize("sharpness", [0.5, 10.0])
+def test_dropped_mass_bound_holds(own, sharpness):
+    Zq, Zc, L, self_index = _duplicated_problem()
+    L = sharpness * L
+    self_index = self_index if own else None
+    w = np.random.default_rng(2).integers(1, 4, len(Zc)).astype(float)
+    nb = nearest_tokens(Zq, Zc, L, 6, self_index)
+    bound = dropped_mass_bound(Zq, Zc, L, nb, w, self_index)
+    # The dense softmax's weight outside the neighbours, from the reference.
+    A = reference._softmax(Zq, Zc, L.T @ L, reference._log_multiplicity(w, len(Zq), self_index),
+                           "distance")
+    kept = np.zeros(A.shape, dtype=bool)
+    np.put_along_axis(kept, nb, True, axis=1)
+    dropped = np.where(kept, 0, A).sum(axis=1)
+    assert np.all(dropped > 0)
+    assert np.all(dropped <= bound * (1 + 1e-12))
+    assert np.all(bound < 1)
+    if sharpness > 1:  # sharp attention: the bound is small where the mass is
+        assert np.median(bound) < 1e-6
+
+
+def test_bad_neighbor_search_input_gives_clear_errors():
+    Zq, Zc, L, self_index = _duplicated_problem()
+    with pytest.raises(ValueError, match="k must be a positive integer, got 0"):
+        nearest_tokens(Zq, Zc, L, 0)
+    with pytest.raises(ValueError, match="k must be a positive integer, got 2.5"):
+        nearest_tokens(Zq, Zc, L, 2.5)
+    with pytest.raises(ValueError, match="Inconsistent shapes"):
+        nearest_tokens(Zq, Zc, L[:, :2], 3)
+    with pytest.raises(ValueError, match=r"self_index must lie in \[-1, 60\)"):
+        nearest_tokens(Zq, Zc, L, 3, self_index + 5)
+    with pytest.raises(ValueError, match=r"self_index has shape \(3,\)"):
+        dropped_mass_bound(Zq, Zc, L, np.zeros((len(Zq), 2), int), self_index=self_index[:3])
+    with pytest.raises(ValueError, match=r"neighbors has shape \(4, 2\)"):
+        dropped_mass_bound(Zq, Zc, L, np.zeros((4, 2), int))
