@@ -1,7 +1,8 @@
 """Cost of one full-batch iteration, against the same layer in PyTorch.
 
 Run: python benchmarks/bench_iteration.py [--rounds N] [--threads N] [--blocks] [--split]
-[--memory]   (about 2 minutes on 2 cores at the defaults; PyTorch from the benchmarks extra)
+[--memory] [--local]   (about 2 minutes on 2 cores at the defaults; PyTorch from the
+benchmarks extra)
 
 Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its
 default settings (everything a fit does per iteration: loss and gradient,
@@ -37,6 +38,10 @@ sizes of cross-validation folds and at 20000 queries over 2048 tokens; then
 whole fits of SoftmaxAttentionRegressorCV with the kernel's split and the
 remainder.
 ``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
+``--local``: one local loss-and-gradient pass (each row over its own token and
+its k=64 nearest others, distance scores, d=10, one target, every row a query
+and a token) at n=5000 to 100000, the time's growth per doubling of n (1.0
+is linear), the neighbour search's time, and the dense pass where it is small.
 ``--steps [FIGURE]``: passes to the stopping rule and to the same objective,
 gd's step rule against the halve-only rule, on the paper's setting and on
 make_friedman1; with FIGURE, the loss curves against passes (matplotlib).
@@ -56,7 +61,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from _common import Recorder, script_parser
 from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _kernel, _solvers
-from sklearn_softattn._attention import attention_loss_grad
+from sklearn_softattn._attention import LossGrad, attention_loss_grad
+from sklearn_softattn._neighbors import nearest_tokens
 from sklearn_softattn.datasets import make_gaussian_regression
 
 try:
@@ -420,6 +426,49 @@ def bench_memory(n=20_000, m=2048, d=20, q=1):
               f"matrix {n * m * 8 / 2**20:.0f} MiB")
 
 
+def _best_time(f, rounds):
+    """Best of ``rounds`` timings of ``f()``, in seconds."""
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def bench_local(rounds=5, k=64, d=10, sizes=(5000, 10_000, 20_000, 40_000, 80_000, 100_000),
+                dense_below=10_000):
+    """One local loss-and-gradient pass against n, with the neighbour search."""
+    rng = np.random.default_rng(0)
+    print(f"local attention: one loss-and-gradient pass, k={k} nearest others plus the own "
+          f"token, d={d}, q=1, every row a query and a token, "
+          f"{_attention._n_threads(None)} threads; best of {rounds}")
+    print("| n | search (s) | local pass (ms) | growth per doubling | dense pass (ms) |")
+    print("|---|---|---|---|---|")
+    previous = None
+    for n in sizes:
+        Z = rng.standard_normal((n, d))
+        Y = np.sin(Z[:, :1]) + 0.1 * rng.standard_normal((n, 1))
+        L = np.eye(d)
+        K, V = L.T @ L, rng.standard_normal((1, d))
+        w, self_index = np.ones(n), np.arange(n)
+        start = time.perf_counter()
+        neighbors = nearest_tokens(Z, Z, L, k, self_index)
+        search = time.perf_counter() - start
+        with _attention._one_blas_thread():
+            local = LossGrad(Z, Y, w, Z, w, self_index, scores="distance",
+                             neighbors=neighbors)
+            t = _best_time(lambda: local(K, V), rounds)
+            dense = "-"
+            if n <= dense_below:
+                full = LossGrad(Z, Y, w, Z, w, self_index, scores="distance")
+                dense = f"{1e3 * _best_time(lambda: full(K, V), rounds):.1f}"
+        growth = "-" if previous is None else \
+            f"{(t / previous[1]) ** (1 / np.log2(n / previous[0])):.2f}"
+        print(f"| {n} | {search:.2f} | {1e3 * t:.1f} | {growth} | {dense} |", flush=True)
+        previous = (n, t)
+
+
 def step_rule_runs(X, y, params, grow_after):
     """Loss curve and cumulative passes at each iteration of one fit."""
     original = _solvers.GROW_AFTER
@@ -521,6 +570,7 @@ if __name__ == "__main__":
     parser.add_argument("--blocks", action="store_true")
     parser.add_argument("--split", action="store_true")
     parser.add_argument("--memory", action="store_true")
+    parser.add_argument("--local", action="store_true")
     parser.add_argument("--steps", nargs="?", const="", metavar="FIGURE")
     parser.add_argument("--grid", action="store_true")
     parser.add_argument("--threads", type=int, default=None)
@@ -541,5 +591,7 @@ if __name__ == "__main__":
         bench_split()
     elif args.memory:
         bench_memory()
+    elif args.local:
+        bench_local(args.rounds)
     else:
         bench_speed(args.rounds, lambda n: max(10, 20_000 // n))

@@ -19,7 +19,10 @@ and whitened when the covariance preconditioner is on):
   z_jᵀ K z_j`` (:func:`key_bias`; the query's own term ``-½ zᵀ K z`` is the
   same on every token and cancels in the softmax, and far queries do not
   underflow). The bias joins the scores before the row maximum, times the
-  query's overflow factor where the scores are scaled.
+  query's overflow factor where the scores are scaled;
+- ``neighbors`` (B, k), optional, with distance scores only: each query attends
+  to its own k distinct context positions instead of all m (local attention,
+  below).
 
 Cost. The (queries x context) matrices are the whole cost: everything else is
 O((n + m) d²). :func:`attention_forward` and :func:`attention_loss_grad`
@@ -53,6 +56,21 @@ in their own rows and are summed in a fixed order, and the blocks do not
 depend on the number of threads, so neither do the results. BLAS runs one
 thread inside the kernel: its products have an inner dimension of d (or q),
 too thin for BLAS threads to pay.
+
+Local attention. With distance scores, a query's softmax weight falls off
+with its distance to each token in the metric ``K``, so all but its nearest
+tokens may carry negligible mass. Given ``neighbors`` (B, k), for instance
+from :func:`~sklearn_softattn._neighbors.nearest_tokens`, query i's softmax
+runs over the positions ``neighbors[i]`` only (log multiplicities and own
+token as in the dense layer): a softmax of the dense scores with every other
+token masked out, and with all m positions in every row, the dense layer
+itself up to round-off. The compiled kernel (``local_forward``,
+``local_loss_grad``) gathers each query's k tokens row by row: O(n k (d + p))
+per call instead of O(n m (d + p)), with queries in blocks of at most
+``_BLOCK_ELEMENTS`` scores shared out among threads as above. The key bias's
+gradient is summed per token from one entry per (query, neighbour) pair, in
+numpy and in a fixed order, so that the results do not depend on the number
+of threads either.
 """
 
 import contextlib
@@ -210,6 +228,30 @@ def _check_scores(scores):
     """Raise ValueError unless ``scores`` is ``"bilinear"`` or ``"distance"``."""
     if not (isinstance(scores, str) and scores in ("bilinear", "distance")):
         raise ValueError(f"scores must be 'bilinear' or 'distance', got {scores!r}.")
+
+
+def _checked_neighbors(neighbors, n_queries, n_context, scores):
+    """The neighbour positions as a C-contiguous (n_queries, k) intp array.
+
+    Raises ValueError unless the scores are distance ones, the shape is
+    (n_queries, k) with k >= 1, every entry is a context position (in [0,
+    n_context)) and no row names a position twice (a token listed twice would
+    count twice).
+    """
+    if scores != "distance":
+        raise ValueError(f"neighbors needs scores='distance' (local attention is local only "
+                         f"for distance scores), got scores={scores!r}.")
+    neighbors = np.asarray(neighbors)
+    if neighbors.dtype.kind not in "iu":
+        raise ValueError(f"neighbors must hold integer positions, got dtype {neighbors.dtype}.")
+    if neighbors.ndim != 2 or len(neighbors) != n_queries or neighbors.shape[1] == 0:
+        raise ValueError(f"neighbors has shape {neighbors.shape}; expected ({n_queries}, k) "
+                         f"with k >= 1, one row per query.")
+    if neighbors.size and (neighbors.min() < 0 or neighbors.max() >= n_context):
+        raise ValueError(f"neighbors must lie in [0, {n_context}), the context's positions.")
+    if neighbors.shape[1] > 1 and np.any(np.diff(np.sort(neighbors, axis=1), axis=1) == 0):
+        raise ValueError("neighbors must not repeat a position within a row.")
+    return np.ascontiguousarray(neighbors, dtype=np.intp)
 
 
 def _value_tokens(Zc, targets, dtype):
@@ -373,7 +415,7 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None)
 
 
 def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None, *, targets=None,
-                      scores="bilinear"):
+                      scores="bilinear", neighbors=None):
     """Centered predictions ``sum_j softmax_j(score(z, z_j) + log w_j) V x̃_j``.
 
     The score is ``zᵀ K z_j`` (``scores="bilinear"``) or, with
@@ -386,18 +428,23 @@ def attention_forward(Zq, Zc, K, V, context_weight, n_jobs=None, *, targets=None
     product reads each block of exponentiated scores, against ``[w_j V x̃_j,
     w_j]``: numerators and row sums at once. Computed in float32 when every
     input is float32 (or narrower), else in float64; any memory layout is
-    accepted (arrays that are not C-contiguous are copied). Returns shape (B, q).
+    accepted (arrays that are not C-contiguous are copied). With ``neighbors``
+    (B, k), distinct context positions per query (distance scores only), each
+    query attends to those tokens only (local attention, see the module
+    docstring). Returns shape (B, q).
     """
     with _one_blas_thread():
-        return _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores)
+        return _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores, neighbors)
 
 
-def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores):
+def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores, neighbors):
     """:func:`attention_forward`, with BLAS limited to one thread."""
     _check_scores(scores)
     dtype = _float_dtype(Zq, Zc, K, V, targets)
     Zq, Zc, K, V = _checked(dtype, Zq=Zq, Zc=Zc, K=K, V=V)
     _check_context(Zq, Zc, context_weight)
+    if neighbors is not None:
+        neighbors = _checked_neighbors(neighbors, len(Zq), len(Zc), scores)
     Xc = _value_tokens(Zc, targets, dtype)
     _check_parameters(Zq, K, V, Xc.shape[1])
     q = V.shape[0]
@@ -410,6 +457,13 @@ def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores):
     w = _relative_weights(np.asarray(context_weight, dtype=dtype))[:, None]
     tokens = np.ascontiguousarray(np.hstack([(Xc @ V.T) * w, w]), dtype=dtype)
     scale = _overflow_scale(Zq, KZc, bias=bias)
+    if neighbors is not None:
+        k = neighbors.shape[1]
+        block_rows = _block_rows(len(Zq), k)
+        _kernel.local_forward(Zq if scale is None else Zq * scale, KZc, bias, tokens,
+                              neighbors, None if scale is None else scale[:, 0], out,
+                              block_rows, _kernel_threads(n_jobs, len(Zq), k, block_rows))
+        return out
     block_rows = _block_rows(len(Zq), len(Zc))
     n_threads = _kernel_threads(n_jobs, len(Zq), len(Zc), block_rows)
     _kernel.forward(Zq if scale is None else Zq * scale, KZc, bias, tokens,
@@ -419,7 +473,7 @@ def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores):
 
 def attention_loss_grad(
     Zq, Yq, query_weight, Zc, K, V, context_weight, self_index, value_shift=None,
-    n_jobs=None, *, targets=None, scores="bilinear",
+    n_jobs=None, *, targets=None, scores="bilinear", neighbors=None,
 ):
     """Weighted squared loss of the attention layer and its analytic gradient.
 
@@ -479,6 +533,13 @@ def attention_loss_grad(
         Appended to the context tokens in the value tokens (not in the scores).
     scores : {"bilinear", "distance"}, default="bilinear"
         The scores of :func:`attention_forward`.
+    neighbors : ndarray of shape (n, k), dtype int, default=None
+        Distinct context positions per query (distance scores only): each query
+        attends to those tokens only, its own token among them down-weighted as
+        in the dense layer (local attention, see the module docstring); then
+        ``G`` is zero outside each query's neighbours and ``g`` is summed from
+        one entry per (query, neighbour) pair. None: every query attends to
+        the whole context.
 
     Returns
     -------
@@ -491,7 +552,8 @@ def attention_loss_grad(
     with _one_blas_thread():
         dtype = _float_dtype(Zq, Zc, K, V, targets)
         return LossGrad(Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
-                        n_jobs, dtype=dtype, targets=targets, scores=scores)(K, V)
+                        n_jobs, dtype=dtype, targets=targets, scores=scores,
+                        neighbors=neighbors)(K, V)
 
 
 class LossGrad:
@@ -502,14 +564,17 @@ class LossGrad:
 
     Computed in ``dtype`` (default: float32 if the queries, the context and its
     targets are, else float64); called with parameters of a wider dtype, it computes as
-    :func:`attention_loss_grad` would. Call it with BLAS limited to one thread.
+    :func:`attention_loss_grad` would. Call it with BLAS limited to one thread. With
+    ``neighbors`` (n, k) (distance scores only), each query attends to its own
+    neighbours, as in :func:`attention_loss_grad`; the neighbours are checked once too.
     """
 
     def __init__(self, Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift=None,
-                 n_jobs=None, dtype=None, *, targets=None, scores="bilinear"):
+                 n_jobs=None, dtype=None, *, targets=None, scores="bilinear",
+                 neighbors=None):
         self._given = (Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift,
                        n_jobs)
-        self._options = {"targets": targets, "scores": scores}
+        self._options = {"targets": targets, "scores": scores, "neighbors": neighbors}
         _check_scores(scores)
         if dtype is None:
             dtype = _float_dtype(Zq, Zc, targets)
@@ -528,6 +593,9 @@ class LossGrad:
             (value_shift,) = _checked(dtype, value_shift=value_shift)
             if value_shift.shape != (n, p):
                 raise ValueError(f"value_shift has shape {value_shift.shape}; expected {(n, p)}.")
+        if neighbors is not None:
+            neighbors = _checked_neighbors(neighbors, n, m, scores)
+        self.neighbors = neighbors
         self.dtype, self.Zq, self.Zc, self.Xc, self.Yq = dtype, Zq, Zc, Xc, Yq
         self.distance = scores == "distance"
         self.query_max = float(np.abs(Zq).max()) if n and d else 0.0
@@ -543,18 +611,21 @@ class LossGrad:
         # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations:
         # right is X̃c (p <= q) or X̃c Vᵀ, of rank min(p, q).
         self.rank = min(p, q)
-        self.fused = self.rank <= _FUSED_MAX_RANK
+        # The local kernel gathers each query's gradient rows itself: no fused columns.
+        self.fused = self.rank <= _FUSED_MAX_RANK and neighbors is None
         # The token columns [w ∘ X̃c, w] and, fused, rank × d columns right[:, a] w ∘ Zc,
         # filled at every call where right depends on V.
         self.tokens = np.empty((m, p + 1 + (self.rank * d if self.fused else 0)), dtype)
         _check_sizes(m, self.tokens.shape[1])
-        self.block_rows = _block_rows(n, m)
+        # Scores per query: the whole context, or (local) the query's neighbours.
+        width = m if neighbors is None else neighbors.shape[1]
+        self.block_rows = _block_rows(n, width)
         if self.fused and self.block_rows < self.tokens.shape[1]:
             # The fused gradient holds one block, not two: room for twice the scores,
             # which a block of fewer queries than token columns needs (see the module
             # docstring).
             self.block_rows = _block_rows(n, m, 2 * _BLOCK_ELEMENTS)
-        self.n_threads = _kernel_threads(n_jobs, n, m, self.block_rows)
+        self.n_threads = _kernel_threads(n_jobs, n, width, self.block_rows)
         self.tokens[:, :p] = Xc * w[:, None]
         self.tokens[:, p] = w
         if self.fused and p <= q:
@@ -589,18 +660,30 @@ class LossGrad:
         residual = np.empty((n, q), dtype=dtype)
         attended = np.empty((n, p), dtype=dtype)
         grad_rows = np.empty((n, d), dtype=dtype)
-        key_grad = (np.empty((-(-n // self.block_rows), len(Zc)), dtype=dtype)
-                    if self.distance else None)
         ratio = self.ratio if scale is None else (self.ratio * scale[:, 0]).astype(dtype)
-        _kernel.loss_grad(
-            Zq if scale is None else Zq * scale, Yq, self.c_kernel, KZc, bias, self.tokens,
-            right, V, self.value_shift, self.self_index, ratio,
-            None if scale is None else scale[:, 0], loss, residual, attended, grad_rows,
-            key_grad, self.fused, self.block_rows, self.n_threads,
-        )
+        Zs = Zq if scale is None else Zq * scale
+        scale = None if scale is None else scale[:, 0]
+        if self.neighbors is not None:
+            pair_grad = np.empty(self.neighbors.shape, dtype=dtype)
+            _kernel.local_loss_grad(
+                Zs, Yq, self.c_kernel, KZc, bias, self.tokens, right, V, self.value_shift,
+                self.self_index, ratio, scale, self.neighbors, loss, residual, attended,
+                grad_rows, pair_grad, self.block_rows, self.n_threads,
+            )
+            # g_j = sum_i G_ij over the pairs that name token j, in a fixed order.
+            g = np.bincount(self.neighbors.ravel(), weights=pair_grad.ravel(),
+                            minlength=len(Zc)).astype(dtype)
+        else:
+            key_grad = (np.empty((-(-n // self.block_rows), len(Zc)), dtype=dtype)
+                        if self.distance else None)
+            _kernel.loss_grad(
+                Zs, Yq, self.c_kernel, KZc, bias, self.tokens, right, V, self.value_shift,
+                self.self_index, ratio, scale, loss, residual, attended, grad_rows,
+                key_grad, self.fused, self.block_rows, self.n_threads,
+            )
+            g = self.w * key_grad.sum(axis=0) if self.distance else None
         grad_K = Zq.T @ grad_rows
         if self.distance:
             # d b_j / dK = -½ z_j z_jᵀ, weighted by g_j = sum_i G_ij.
-            g = self.w * key_grad.sum(axis=0)
             grad_K -= 0.5 * (Zc.T * g) @ Zc
         return 0.5 * float(self.c @ loss), grad_K, residual.T @ attended

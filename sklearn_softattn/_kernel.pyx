@@ -155,6 +155,46 @@ def forward(const floating[:, ::1] Zs, const floating[:, ::1] KZc, const floatin
         raise MemoryError("no memory for the attention kernel's work space")
 
 
+cdef inline floating _query_terms(
+    Py_ssize_t g, Py_ssize_t p, Py_ssize_t q, bint left_through_V, const floating *f,
+    const floating *V, const floating *Y, const floating *c, const floating *shift,
+    floating *mu, floating *zbar, floating *res, floating *lt, floating *loss_rows,
+) noexcept nogil:
+    """Query ``g``'s terms of the loss and gradient from its attention numerator and row
+    sum ``f`` (``f[:p]`` and ``f[p]``): the attended mean ``mu``, ``zbar`` (the mean plus
+    the shift, if any), ``res = c_g r_g``, ``loss_rows[g] = ||r_g||²`` and ``lt``, the
+    query's factor of ``P = R Uᵀ = left rightᵀ`` over the row sum (p entries through
+    ``V`` when ``left_through_V``, else q). Returns the row term ``sum_j A_gj P_gj =
+    res · V mu``."""
+    cdef Py_ssize_t k, a
+    cdef floating total = f[p], value, along_mean, r, loss = 0, term = 0
+    for k in range(p):
+        mu[k] = f[k] / total
+        zbar[k] = mu[k] if shift == NULL else mu[k] + shift[g * p + k]
+    for a in range(q):
+        value, along_mean = 0, 0
+        for k in range(p):
+            value = value + V[a * p + k] * zbar[k]
+            along_mean = along_mean + V[a * p + k] * mu[k]
+        r = value - Y[g * q + a]
+        loss = loss + r * r
+        r = r * c[g]
+        res[a] = r
+        term = term + r * along_mean
+    loss_rows[g] = loss
+    if left_through_V:
+        for k in range(p):
+            lt[k] = 0
+        for a in range(q):
+            r = res[a] / total
+            for k in range(p):
+                lt[k] = lt[k] + r * V[a * p + k]
+    else:
+        for a in range(q):
+            lt[a] = res[a] / total
+    return term
+
+
 cdef void _loss_grad_block(
     Py_ssize_t start, Py_ssize_t rows, Py_ssize_t m, Py_ssize_t d, Py_ssize_t p, Py_ssize_t q,
     Py_ssize_t rank, Py_ssize_t cols, bint fused, bint left_through_V,
@@ -171,11 +211,8 @@ cdef void _loss_grad_block(
     row, and (``key_grad`` not NULL) the block's row of key-bias gradients."""
     cdef Py_ssize_t i, g, k, a, j, idx
     cdef Py_ssize_t stride = rank + (key_grad != NULL)  # of left: [lt, -r] with key_grad
-    cdef floating total, value, along_mean, r, loss, term
+    cdef floating total, value, term
     cdef const floating *f
-    cdef floating *zbar
-    cdef floating *res
-    cdef floating *mu
     cdef floating *lt
     _exp_scores(start, rows, m, d, Zs, KZc, bias, self_index, self_shift, scale, E)
     _times(rows, cols, m, E, m, tokens, cols, F, cols)
@@ -183,33 +220,10 @@ cdef void _loss_grad_block(
         g = start + i
         f = F + i * cols
         total = f[p]
-        mu, zbar, res, lt = mean + i * p, attended + g * p, residual + g * q, left + i * stride
-        for k in range(p):
-            mu[k] = f[k] / total
-            zbar[k] = mu[k] if shift == NULL else mu[k] + shift[g * p + k]
-        loss, term = 0, 0
-        for a in range(q):
-            value, along_mean = 0, 0
-            for k in range(p):
-                value = value + V[a * p + k] * zbar[k]
-                along_mean = along_mean + V[a * p + k] * mu[k]
-            r = value - Y[g * q + a]
-            loss = loss + r * r
-            r = r * c[g]
-            res[a] = r
-            term = term + r * along_mean
-        loss_rows[g], row_term[i] = loss, term
-        # left: the factor of P = R Uᵀ = left rightᵀ on this query's side, over the row sum.
-        if left_through_V:
-            for k in range(p):
-                lt[k] = 0
-            for a in range(q):
-                r = res[a] / total
-                for k in range(p):
-                    lt[k] = lt[k] + r * V[a * p + k]
-        else:
-            for a in range(q):
-                lt[a] = res[a] / total
+        lt = left + i * stride
+        term = _query_terms(g, p, q, left_through_V, f, V, Y, c, shift, mean + i * p,
+                            attended + g * p, residual + g * q, lt, loss_rows)
+        row_term[i] = term
         if key_grad != NULL:
             lt[rank] = -term / total
         if fused:
@@ -217,7 +231,7 @@ cdef void _loss_grad_block(
                 value = 0
                 for a in range(rank):
                     value = value + lt[a] * f[p + 1 + a * d + k]
-                grad_rows[g * d + k] = value - term * mu[k]
+                grad_rows[g * d + k] = value - term * mean[i * p + k]
     if key_grad != NULL:
         # sum_i G_ij / w_j = sum_a right_ja (Eᵀ lt)_ja - (Eᵀ r)_j, one product for both.
         _transposed_times(m, rank + 1, rows, E, m, left, stride, H, rank + 1)
@@ -297,6 +311,193 @@ def loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y, const floatin
                 F + block_rows * (cols + p + stride + 1),
                 &loss_rows[0], &residual[0, 0], &attended[0, 0], &grad_rows[0, 0],
                 NULL if key_grad_ptr == NULL else key_grad_ptr + b * m)
+        PyMem_RawFree(work)
+    if failed:
+        raise MemoryError("no memory for the attention kernel's work space")
+
+
+cdef inline void _local_exp_scores(
+    Py_ssize_t start, Py_ssize_t rows, Py_ssize_t k, Py_ssize_t d, const floating *Zs,
+    const floating *KZc, const floating *bias, const Py_ssize_t *neighbors,
+    const Py_ssize_t *self_index, const floating *self_shift, const floating *scale,
+    floating *E,
+) noexcept nogil:
+    """``E = exp(S - row max)`` (rows x k) of the block's scores on each query's own
+    neighbours, ``S[i, a] = Zs_i · KZc[j] + factor_i bias[j]`` for ``j = nb_ia``, plus the
+    own token's shift where ``j`` is the query's own token (``self_index`` not NULL)."""
+    cdef Py_ssize_t i, a, j, l, g
+    cdef floating factor, s
+    cdef const floating *z
+    cdef const floating *kz
+    for i in range(rows):
+        g = start + i
+        factor = 1 if scale == NULL else scale[g]
+        z = Zs + g * d
+        for a in range(k):
+            j = neighbors[g * k + a]
+            kz = KZc + j * d
+            s = 0
+            for l in range(d):
+                s = s + z[l] * kz[l]
+            s = s + factor * bias[j]
+            if self_index != NULL and j == self_index[g]:
+                s = s + self_shift[g]
+            E[i * k + a] = s
+    if floating is double:
+        sa_softmax_rows_d(E, rows, k, NULL if scale == NULL else scale + start)
+    else:
+        sa_softmax_rows_f(E, rows, k, NULL if scale == NULL else scale + start)
+
+
+cdef inline void _gather_sum(Py_ssize_t k, Py_ssize_t width, Py_ssize_t cols,
+                             const floating *e, const Py_ssize_t *nb, const floating *tokens,
+                             floating *f) noexcept nogil:
+    """``f = sum_a e_a tokens[nb_a, :width]`` (``tokens`` has ``cols`` columns)."""
+    cdef Py_ssize_t a, l
+    cdef floating ea
+    cdef const floating *t
+    for l in range(width):
+        f[l] = 0
+    for a in range(k):
+        ea, t = e[a], tokens + nb[a] * cols
+        for l in range(width):
+            f[l] = f[l] + ea * t[l]
+
+
+def local_forward(const floating[:, ::1] Zs, const floating[:, ::1] KZc,
+                  const floating[::1] bias, const floating[:, ::1] tokens,
+                  const Py_ssize_t[:, ::1] neighbors, const floating[::1] scale,
+                  floating[:, ::1] out, Py_ssize_t block_rows, int n_threads):
+    """:func:`forward` with each query attending to its own neighbours only.
+
+    Query i's scores are on the context positions ``neighbors[i]`` (n, k), each
+    in [0, m) and distinct (checked by the caller), with the key bias ``bias``
+    of distance scores; the softmax runs over those k scores and the output is
+    ``sum_a E_ia tokens[nb_ia, :q] / sum_a E_ia tokens[nb_ia, q]``. Blocks of
+    ``block_rows`` queries go to the threads; each query is computed alone, the
+    same way whatever the blocks and threads.
+    """
+    cdef Py_ssize_t n = Zs.shape[0], m = KZc.shape[0], d = Zs.shape[1], q = out.shape[1]
+    cdef Py_ssize_t k = neighbors.shape[1], cols = tokens.shape[1]
+    cdef Py_ssize_t n_blocks = (n + block_rows - 1) // block_rows, b, start, i, a
+    cdef Py_ssize_t size = block_rows * k + q + 1
+    cdef const floating *scale_ptr = NULL if scale is None else &scale[0]
+    cdef floating *work
+    cdef floating *f
+    cdef int failed = 0
+    if n == 0:
+        return
+    with nogil, parallel(num_threads=n_threads):
+        work = <floating *> PyMem_RawMalloc(size * sizeof(floating))
+        f = work + block_rows * k
+        for b in prange(n_blocks, schedule="dynamic"):
+            if work == NULL:
+                failed += 1
+                continue
+            start = b * block_rows
+            _local_exp_scores(start, min(block_rows, n - start), k, d, &Zs[0, 0], &KZc[0, 0],
+                              &bias[0], &neighbors[0, 0], <Py_ssize_t *> NULL,
+                              <floating *> NULL, scale_ptr, work)
+            for i in range(min(block_rows, n - start)):
+                _gather_sum(k, q + 1, cols, work + i * k, &neighbors[start + i, 0],
+                            &tokens[0, 0], f)
+                for a in range(q):
+                    out[start + i, a] = f[a] / f[q]
+        PyMem_RawFree(work)
+    if failed:
+        raise MemoryError("no memory for the attention kernel's work space")
+
+
+cdef void _local_loss_grad_block(
+    Py_ssize_t start, Py_ssize_t rows, Py_ssize_t k, Py_ssize_t d, Py_ssize_t p,
+    Py_ssize_t q, Py_ssize_t rank, Py_ssize_t cols, bint left_through_V,
+    const floating *Zs, const floating *KZc, const floating *bias, const floating *tokens,
+    const floating *right, const floating *V, const floating *Y, const floating *c,
+    const floating *shift, const Py_ssize_t *neighbors, const Py_ssize_t *self_index,
+    const floating *self_shift, const floating *scale,
+    floating *E, floating *f, floating *mu, floating *lt,
+    floating *loss_rows, floating *residual, floating *attended, floating *grad_rows,
+    floating *pair_grad,
+) noexcept nogil:
+    """One block of :func:`local_loss_grad`."""
+    cdef Py_ssize_t i, g, a, j, l
+    cdef floating term_over_total, along, h
+    cdef const floating *nb_tokens
+    cdef floating *gr
+    _local_exp_scores(start, rows, k, d, Zs, KZc, bias, neighbors, self_index, self_shift,
+                      scale, E)
+    for i in range(rows):
+        g = start + i
+        _gather_sum(k, p + 1, cols, E + i * k, neighbors + g * k, tokens, f)
+        term_over_total = _query_terms(g, p, q, left_through_V, f, V, Y, c, shift, mu,
+                                       attended + g * p, residual + g * q, lt,
+                                       loss_rows) / f[p]
+        gr = grad_rows + g * d
+        for l in range(d):
+            gr[l] = 0
+        for a in range(k):
+            # G_ia = A_ia (P_ia - row term), from E_ia w_j (lt · right_j - term / total).
+            j = neighbors[g * k + a]
+            nb_tokens = tokens + j * cols
+            along = 0
+            for l in range(rank):
+                along = along + lt[l] * right[j * rank + l]
+            h = E[i * k + a] * (along - term_over_total)
+            pair_grad[g * k + a] = h * nb_tokens[p]
+            for l in range(d):  # the first d token columns are w_j z_j
+                gr[l] = gr[l] + h * nb_tokens[l]
+
+
+def local_loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y,
+                    const floating[::1] c, const floating[:, ::1] KZc,
+                    const floating[::1] bias, const floating[:, ::1] tokens,
+                    const floating[:, ::1] right, const floating[:, ::1] V,
+                    const floating[:, ::1] shift, const Py_ssize_t[::1] self_index,
+                    const floating[::1] self_shift, const floating[::1] scale,
+                    const Py_ssize_t[:, ::1] neighbors,
+                    floating[::1] loss_rows, floating[:, ::1] residual,
+                    floating[:, ::1] attended, floating[:, ::1] grad_rows,
+                    floating[:, ::1] pair_grad, Py_ssize_t block_rows, int n_threads):
+    """:func:`loss_grad` with each query attending to its own neighbours only.
+
+    The arguments are :func:`loss_grad`'s (``tokens`` holds ``[w ∘ X̃c, w]`` in
+    its first p + 1 columns; there are no fused columns, the gradient rows
+    being gathered directly), with the key bias ``bias`` required (distance
+    scores), plus ``neighbors`` (n, k), query i's distinct context positions.
+    Fills the same per-query rows, ``grad_rows[i] = sum_a G_ia z_{nb_ia}``, and
+    in place of the per-block key-bias gradients the per-pair ones,
+    ``pair_grad[i, a] = G_ia``, whose sum over the pairs of each token
+    (``np.bincount`` on ``neighbors``) is the gradient of its key bias; see
+    :func:`sklearn_softattn._attention.attention_loss_grad`.
+    """
+    cdef Py_ssize_t n = Zs.shape[0], d = Zs.shape[1], q = Y.shape[1]
+    cdef Py_ssize_t p = V.shape[1], rank = right.shape[1], cols = tokens.shape[1]
+    cdef Py_ssize_t k = neighbors.shape[1]
+    cdef bint left_through_V = p <= q
+    cdef Py_ssize_t n_blocks = (n + block_rows - 1) // block_rows, b, start
+    cdef Py_ssize_t size = block_rows * k + 2 * p + 1 + rank
+    cdef const floating *shift_ptr = NULL if shift is None else &shift[0, 0]
+    cdef const floating *scale_ptr = NULL if scale is None else &scale[0]
+    cdef floating *work
+    cdef floating *f
+    cdef int failed = 0
+    if n == 0:
+        return
+    with nogil, parallel(num_threads=n_threads):
+        work = <floating *> PyMem_RawMalloc(size * sizeof(floating))
+        f = work + block_rows * k
+        for b in prange(n_blocks, schedule="dynamic"):
+            if work == NULL:
+                failed += 1
+                continue
+            start = b * block_rows
+            _local_loss_grad_block(
+                start, min(block_rows, n - start), k, d, p, q, rank, cols, left_through_V,
+                &Zs[0, 0], &KZc[0, 0], &bias[0], &tokens[0, 0], &right[0, 0], &V[0, 0],
+                &Y[0, 0], &c[0], shift_ptr, &neighbors[0, 0], &self_index[0],
+                &self_shift[0], scale_ptr, work, f, f + p + 1, f + 2 * p + 1,
+                &loss_rows[0], &residual[0, 0], &attended[0, 0], &grad_rows[0, 0],
+                &pair_grad[0, 0])
         PyMem_RawFree(work)
     if failed:
         raise MemoryError("no memory for the attention kernel's work space")

@@ -1,0 +1,220 @@
+"""Each query's nearest context tokens in the metric of the distance scores, for local
+attention, and a bound on the softmax mass the other tokens could carry.
+
+With distance scores ``-½ (z - z_j)ᵀ K (z - z_j)`` and ``K = LᵀL``, a query's
+score on token j is ``-½ ‖L (z - z_j)‖²``: minus half the squared Euclidean
+distance between the coordinates ``z Lᵀ`` and ``z_j Lᵀ``. Its softmax weight
+falls off with that distance, so :func:`nearest_tokens` finds each query's
+nearest tokens in those coordinates (a :class:`~sklearn.neighbors.KDTree`), to
+pass as ``neighbors`` to :func:`~sklearn_softattn._attention.attention_loss_grad`
+and :func:`~sklearn_softattn._attention.attention_forward`, and
+:func:`dropped_mass_bound` bounds the weight the dense layer would have put on
+the tokens left out.
+"""
+
+import numpy as np
+from joblib import effective_n_jobs
+from scipy.special import expit, logsumexp
+from sklearn.neighbors import KDTree
+from sklearn.utils.parallel import Parallel, delayed
+
+# Gathered coordinates per chunk of queries in dropped_mass_bound (8 MiB in float64).
+_CHUNK_ELEMENTS = 2**20
+
+# Relative slack of the radius that gathers tied tokens: the tree compares squared
+# distances with the squared radius, which round-off may put a tied token just beyond.
+_RADIUS_SLACK = 1e-9
+
+
+def _coordinates(Z, L):
+    """``Z Lᵀ`` in float64, each entry the same sum of products in the same order for
+    equal rows of ``Z`` (elementwise, not through BLAS, whose blocking may round equal
+    rows differently): duplicate rows then lie at distance exactly 0."""
+    Z = np.asarray(Z, dtype=np.float64)
+    L = np.asarray(L, dtype=np.float64)
+    X = np.zeros((len(Z), len(L)))
+    for col in range(Z.shape[1]):
+        X += Z[:, col:col + 1] * L[:, col]
+    return X
+
+
+def _check_inputs(Zq, Zc, L, self_index):
+    """Raise ValueError unless the shapes agree; return ``self_index`` as intp (n,)
+    (-1 everywhere when None)."""
+    if np.ndim(Zq) != 2 or np.ndim(Zc) != 2 or np.ndim(L) != 2:
+        raise ValueError("Zq, Zc and L must be 2-D.")
+    n, d = np.shape(Zq)
+    if np.shape(Zc)[1] != d or np.shape(L)[1] != d:
+        raise ValueError(f"Inconsistent shapes: queries {np.shape(Zq)}, context "
+                         f"{np.shape(Zc)}, metric factor {np.shape(L)}.")
+    if len(Zc) == 0:
+        raise ValueError("The context is empty: there is nothing to attend to.")
+    if self_index is None:
+        return np.full(n, -1, dtype=np.intp)
+    self_index = np.asarray(self_index, dtype=np.intp)
+    if self_index.shape != (n,):
+        raise ValueError(f"self_index has shape {self_index.shape}; expected ({n},).")
+    if n and (self_index.min() < -1 or self_index.max() >= len(Zc)):
+        raise ValueError(f"self_index must lie in [-1, {len(Zc)}), the context's positions.")
+    return self_index
+
+
+def _first_by_distance(dist, ind, own, count):
+    """The ``count`` positions other than ``own`` first in the order of (distance, index)."""
+    others = ind != own
+    dist, ind = dist[others], ind[others]
+    return ind[np.lexsort((ind, dist))[:count]]
+
+
+def _nearest_chunk(tree, Xq, self_index, width):
+    """:func:`nearest_tokens` for one chunk of queries (``width`` < m positions each)."""
+    n = len(Xq)
+    has_self = self_index >= 0
+    need = width - has_self  # others per query
+    dist, ind = tree.query(Xq, k=width + 1)
+    # Sorted by (distance, index), the own token last: the first `need` are the nearest
+    # others unless the next one is as near as the last kept (a tie at the boundary).
+    ordered = np.where(ind == self_index[:, None], np.inf, dist)
+    order = np.lexsort((ind, ordered), axis=1)
+    dist = np.take_along_axis(ordered, order, axis=1)
+    ind = np.take_along_axis(ind, order, axis=1)
+    rows = np.arange(n)
+    tied = np.flatnonzero(dist[rows, need - 1] == dist[rows, need])
+    out = np.where(has_self[:, None], np.hstack([self_index[:, None], ind[:, :width - 1]]),
+                   ind[:, :width])
+    if tied.size:
+        # All tokens within the tied distance, of which the tree kept an arbitrary few.
+        radius = dist[tied, need[tied] - 1]
+        found, found_dist = tree.query_radius(
+            Xq[tied], radius * (1 + _RADIUS_SLACK) + np.finfo(float).tiny,
+            return_distance=True)
+        for i, ind_i, dist_i in zip(tied, found, found_dist):
+            out[i, int(has_self[i]):] = _first_by_distance(dist_i, ind_i, self_index[i], need[i])
+    return out
+
+
+def nearest_tokens(Zq, Zc, L, k, self_index=None, n_jobs=None):
+    """Each query's nearest context tokens in the metric ``K = LᵀL``, for local attention.
+
+    Parameters
+    ----------
+    Zq : ndarray of shape (n, d)
+        Queries.
+    Zc : ndarray of shape (m, d)
+        Context tokens.
+    L : ndarray of shape (r, d)
+        A factor of the key-query matrix, ``K = LᵀL``: distances are Euclidean in the
+        coordinates ``Z Lᵀ`` (so that ``-½`` their square is the distance score).
+    k : int
+        Nearest tokens per query, besides its own token.
+    self_index : ndarray of shape (n,), dtype int, default=None
+        Position of each query's own token in the context, -1 if none (None: none
+        has one).
+    n_jobs : int, default=None
+        Threads over chunks of queries, as in scikit-learn (None: one, unless in a
+        :func:`joblib.parallel_config` context). The result does not depend on it.
+
+    Returns
+    -------
+    neighbors : ndarray of shape (n, k'), dtype intp
+        Distinct context positions per query. ``k' = min(m, k + 1)`` when some query
+        has an own token, else ``min(m, k)``. A query with an own token lists it first
+        (it is kept, not dropped: the attention down-weights it as the dense layer
+        does, so a leave-one-out objective stays exact), then its ``k' - 1`` nearest
+        other tokens; a query without one lists its ``k'`` nearest tokens. The other
+        tokens come in the order of (distance, position): of several tokens at the
+        same distance (duplicate rows, at distance 0), those of smaller position come
+        first and are the ones kept, whatever the tree's traversal, the chunks and the
+        threads. When ``k' = m``, every row is ``0, ..., m - 1``, in that order: the
+        dense layer.
+    """
+    self_index = _check_inputs(Zq, Zc, L, self_index)
+    if not (isinstance(k, (int, np.integer)) and k >= 1):
+        raise ValueError(f"k must be a positive integer, got {k!r}.")
+    n, m = len(Zq), len(Zc)
+    width = min(m, k + int(np.any(self_index >= 0)))
+    if width == m:
+        return np.tile(np.arange(m, dtype=np.intp), (n, 1))
+    if n == 0:
+        return np.empty((0, width), dtype=np.intp)
+    Xq, Xc = _coordinates(Zq, L), _coordinates(Zc, L)
+    tree = KDTree(Xc)
+    chunks = np.array_split(np.arange(n), min(n, effective_n_jobs(n_jobs)))
+    parts = Parallel(n_jobs=n_jobs, prefer="threads")(
+        delayed(_nearest_chunk)(tree, Xq[rows], self_index[rows], width) for rows in chunks)
+    return np.vstack(parts)
+
+
+def dropped_mass_bound(Zq, Zc, L, neighbors, context_weight=None, self_index=None):
+    """Upper bound, per query, on the dense softmax mass of the tokens left out of
+    its neighbours.
+
+    For query i, the dense layer (distance scores with ``K = LᵀL``, each token
+    counted ``w_j`` times and the own token ``max(w_j - 1, 0)`` times) gives the
+    tokens outside ``neighbors[i]`` the total attention weight::
+
+        dropped_i = D_i / (D_i + S_i),   D_i = sum_{j dropped} w_j e^{s_ij},
+                                         S_i = sum_{j kept} w'_ij e^{s_ij},
+
+    ``s_ij = -½ ‖L (z_i - z_j)‖²``. If every dropped token is at least as far as
+    the farthest kept one (distance ``r_i``), as :func:`nearest_tokens` ensures for
+    the same ``L``, then ``D_i <= W_i e^{-½ r_i²}``, ``W_i`` the dropped tokens'
+    total multiplicity, and since ``dropped_i`` grows with ``D_i``::
+
+        dropped_i <= 1 / (1 + S_i / (W_i e^{-½ r_i²})),
+
+    which this returns, computed in log space (no overflow nor underflow of the
+    exponentials). The local layer renormalizes over the kept tokens, so each of
+    its attention weights differs from the dense layer's by at most this mass, and
+    its outputs by at most twice this mass times the largest value norm ``‖V x̃_j‖``.
+    The bound does not hold for neighbours found in another metric (an ``L`` of an
+    earlier iteration).
+
+    Parameters
+    ----------
+    Zq : ndarray of shape (n, d)
+        Queries.
+    Zc : ndarray of shape (m, d)
+        Context tokens.
+    L : ndarray of shape (r, d)
+        Factor of the key-query matrix, ``K = LᵀL``.
+    neighbors : ndarray of shape (n, k), dtype int
+        Distinct context positions per query, e.g. from :func:`nearest_tokens`.
+    context_weight : ndarray of shape (m,), default=None
+        Multiplicity of each token (None: one each).
+    self_index : ndarray of shape (n,), dtype int, default=None
+        Position of each query's own token, -1 if none (None: none has one; the
+        bound for predictions).
+
+    Returns
+    -------
+    bound : ndarray of shape (n,)
+        In [0, 1]; 0 where no multiplicity is dropped (all tokens kept).
+    """
+    self_index = _check_inputs(Zq, Zc, L, self_index)
+    n, m = len(Zq), len(Zc)
+    neighbors = np.asarray(neighbors, dtype=np.intp)
+    if neighbors.ndim != 2 or len(neighbors) != n:
+        raise ValueError(f"neighbors has shape {neighbors.shape}; expected ({n}, k).")
+    w = np.ones(m) if context_weight is None else np.asarray(context_weight, dtype=float)
+    Xq, Xc = _coordinates(Zq, L), _coordinates(Zc, L)
+    kept_weight = w[neighbors]
+    own = neighbors == self_index[:, None]
+    kept_weight[own] = np.maximum(kept_weight[own] - 1, 0)
+    # Every token counts w_j times, the own token (kept or not) one time fewer.
+    total = w.sum() - np.where(self_index >= 0, np.minimum(w[self_index], 1), 0)
+    # Distinct positions: a row of m keeps every token (and its difference may round
+    # to a little above 0).
+    dropped_weight = (np.zeros(n) if neighbors.shape[1] == m
+                      else np.maximum(total - kept_weight.sum(axis=1), 0))
+    bound = np.empty(n)
+    rows = max(1, _CHUNK_ELEMENTS // max(1, neighbors.shape[1] * Xq.shape[1]))
+    for start in range(0, n, rows):
+        block = slice(start, start + rows)
+        squared = np.sum((Xq[block, None, :] - Xc[neighbors[block]]) ** 2, axis=2)
+        with np.errstate(divide="ignore"):
+            log_kept = logsumexp(-0.5 * squared, b=kept_weight[block], axis=1)
+            log_dropped = np.log(dropped_weight[block]) - 0.5 * squared.max(axis=1)
+            bound[block] = np.where(dropped_weight[block] > 0,
+                                    expit(log_dropped - log_kept), 0)
+    return bound

@@ -1,0 +1,312 @@
+"""Local attention (each query over its own neighbours) against a masked dense reference,
+the dense layer, finite differences and repeated rows; the neighbour search and the
+bound on the mass it drops; threads and bad input."""
+
+import _reference as reference
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from test_attention import TOL, _option_problem
+
+from sklearn_softattn import _attention
+from sklearn_softattn._attention import LossGrad, attention_forward, attention_loss_grad
+from sklearn_softattn._neighbors import dropped_mass_bound, nearest_tokens
+
+LOCAL = {"scores": "distance"}
+
+
+def _random_neighbors(n, m, k, self_index=None, seed=0):
+    """Distinct random positions per query (n, k) in a random order; of the queries with
+    an own token, the even ones have it among their positions, the odd ones not."""
+    rng = np.random.default_rng(seed)
+    order = np.argsort(rng.random((n, m)), axis=1)
+    if self_index is not None:
+        for i in np.flatnonzero(self_index >= 0):
+            others = order[i][order[i] != self_index[i]]
+            order[i] = (np.concatenate([[self_index[i]], others]) if i % 2 == 0
+                        else np.concatenate([others, [self_index[i]]]))
+    return np.ascontiguousarray(rng.permuted(order[:, :k], axis=1))
+
+
+def _masked_reference(Zq, Y, qw, Zc, K, V, cw, self_index, shift, targets, neighbors):
+    """Forward (no own token), loss and gradients from the dense float64 definition with
+    every token outside a query's neighbours masked out (log multiplicity -inf)."""
+    Zq, Y, Zc, K, V = (np.asarray(a, dtype=np.float64) for a in (Zq, Y, Zc, K, V))
+    S = reference._scores(Zq, Zc, K, "distance")
+    mask = np.full(S.shape, -np.inf)
+    np.put_along_axis(mask, neighbors, 0.0, axis=1)
+
+    def softmax(log_multiplicity):
+        logits = S + log_multiplicity + mask
+        logits -= logits.max(axis=1, keepdims=True)
+        E = np.exp(logits)
+        return E / E.sum(axis=1, keepdims=True)
+
+    Xc = reference._value_tokens(Zc, targets)
+    U = Xc @ V.T
+    forward = softmax(reference._log_multiplicity(cw, len(Zq))) @ U
+    A = softmax(reference._log_multiplicity(cw, len(Zq), self_index))
+    c = (np.asarray(qw, dtype=np.float64) / np.sum(qw))[:, None]
+    Xbar = A @ Xc + (0 if shift is None else np.asarray(shift, dtype=np.float64))
+    R = Xbar @ V.T - Y
+    P = (c * R) @ U.T
+    G = A * (P - np.sum(A * P, axis=1, keepdims=True))
+    grad_K = Zq.T @ G @ Zc - 0.5 * np.einsum("ij,jk,jl->kl", G, Zc, Zc)
+    return forward, 0.5 * float(np.sum(c * R**2)), grad_K, (c * R).T @ Xbar
+
+
+def _cast(dtype, *arrays):
+    return [None if a is None else a.astype(dtype) if a.dtype.kind == "f" else a
+            for a in arrays]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("q, t", [(1, 0), (3, 0), (1, 2), (4, 1)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_local_matches_masked_reference(monkeypatch, dtype, q, t, weighted):
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * 7)  # several blocks of queries
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # on two threads
+    n, m, d, k = 45, 30, 4, 7
+    args, targets = _option_problem(n, m, d, q, t)
+    Zq, Y, qw, Zc, K, V, cw, idx, shift, targets = _cast(dtype, *args, targets)
+    if not weighted:
+        qw, cw = np.ones(n, dtype), np.ones(m, dtype)
+    nb = _random_neighbors(n, m, k, idx)
+    assert np.any(nb == idx[:, None]) and not np.all(np.any(nb == idx[:, None], axis=1))
+    forward, loss, grad_K, grad_V = _masked_reference(Zq, Y, qw, Zc, K, V, cw, idx, shift,
+                                                      targets, nb)
+    options = {"targets": targets, "neighbors": nb, **LOCAL}
+    got = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=2, **options)
+    tol = TOL[dtype]
+    assert got[0] == pytest.approx(loss, rel=tol)
+    assert got[1].dtype == got[2].dtype == dtype
+    assert_allclose(got[1], grad_K, rtol=tol, atol=tol * np.abs(grad_K).max())
+    assert_allclose(got[2], grad_V, rtol=tol, atol=tol * np.abs(grad_V).max())
+    predicted = attention_forward(Zq, Zc, K, V, cw, 2, **options)
+    assert predicted.dtype == dtype
+    assert_allclose(predicted, forward, rtol=tol, atol=tol * np.abs(forward).max())
+
+
+@pytest.mark.parametrize("q, t", [(1, 0), (3, 0), (2, 3)])
+def test_all_positions_equal_the_dense_layer(monkeypatch, q, t):
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 5 * 25)
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
+    args, targets = _option_problem(40, 25, 4, q, t)
+    Zq, Y, qw, Zc, K, V, cw, idx, shift = args
+    nb = _random_neighbors(40, 25, 25)  # every position, in a random order per row
+    dense = attention_loss_grad(*args, n_jobs=2, targets=targets, **LOCAL)
+    local = attention_loss_grad(*args, n_jobs=2, targets=targets, neighbors=nb, **LOCAL)
+    assert local[0] == pytest.approx(dense[0], rel=1e-10)
+    for a, b in zip(local[1:], dense[1:]):
+        assert_allclose(a, b, rtol=1e-10, atol=1e-14)
+    assert_allclose(attention_forward(Zq, Zc, K, V, cw, targets=targets, neighbors=nb, **LOCAL),
+                    attention_forward(Zq, Zc, K, V, cw, targets=targets, **LOCAL), rtol=1e-10)
+
+
+@pytest.mark.parametrize("q, t", [(1, 0), (3, 0), (2, 2)])
+def test_local_gradient_matches_finite_differences(numeric_gradient, q, t):
+    args, targets = _option_problem(12, 9, 3, q, t)
+    Zq, Y, qw, Zc, K, V, cw, idx, shift = args
+    nb = _random_neighbors(12, 9, 4, idx)
+    options = {"targets": targets, "neighbors": nb, **LOCAL}
+
+    def loss():
+        return attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, **options)[0]
+
+    _, grad_K, grad_V = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, **options)
+    assert_allclose(grad_K, numeric_gradient(loss, K), rtol=1e-6, atol=1e-9)
+    assert_allclose(grad_V, numeric_gradient(loss, V), rtol=1e-6, atol=1e-9)
+
+
+def test_integer_weights_equal_repeated_tokens():
+    # Weights 1, 2, 3 by position mod 3; each query attends to one token of each weight
+    # (its own among them), so that every row of the repeated problem has 6 positions.
+    (Zq, Y, _, Zc, K, V, _, _, shift), targets = _option_problem(12, 12, 3, 2, 1)
+    w = np.arange(12) % 3 + 1
+    rng = np.random.default_rng(0)
+    nb = np.empty((12, 3), dtype=np.intp)
+    for i in range(12):
+        nb[i] = [i if i % 3 == r else 3 * rng.integers(4) + r for r in range(3)]
+    rep = np.repeat(np.arange(12), w)
+    copies = [np.flatnonzero(rep == j) for j in range(12)]
+    nb_rep = np.array([np.concatenate([copies[j] for j in nb[i]]) for i in rep])
+    loss_w, gK_w, gV_w = attention_loss_grad(
+        Zq, Y, w.astype(float), Zc, K, V, w.astype(float), np.arange(12), shift,
+        targets=targets, neighbors=nb, **LOCAL)
+    loss_r, gK_r, gV_r = attention_loss_grad(
+        Zq[rep], Y[rep], np.ones(len(rep)), Zc[rep], K, V, np.ones(len(rep)),
+        np.arange(len(rep)), shift[rep], targets=targets[rep], neighbors=nb_rep, **LOCAL)
+    assert loss_w == pytest.approx(loss_r, rel=1e-12)
+    assert_allclose(gK_w, gK_r, rtol=1e-10, atol=1e-13)
+    assert_allclose(gV_w, gV_r, rtol=1e-10, atol=1e-13)
+    assert_allclose(
+        attention_forward(Zq, Zc, K, V, w.astype(float), targets=targets, neighbors=nb,
+                          **LOCAL),
+        attention_forward(Zq, Zc[rep], K, V, np.ones(len(rep)), targets=targets[rep],
+                          neighbors=nb_rep[np.searchsorted(rep, np.arange(12))], **LOCAL),
+        rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("q, t", [(1, 0), (5, 0), (2, 2)])
+def test_results_do_not_depend_on_threads(monkeypatch, dtype, q, t):
+    monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * 8)
+    monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
+    args, targets = _option_problem(101, 40, 4, q, t)
+    Zq, Y, qw, Zc, K, V, cw, idx, shift, targets = _cast(dtype, *args, targets)
+    nb = _random_neighbors(101, 40, 8, idx)
+    options = {"targets": targets, "neighbors": nb, **LOCAL}
+    assert LossGrad(Zq, Y, qw, Zc, cw, idx, shift, 2, **options).n_threads == 2
+    one = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=1, **options)
+    two = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=2, **options)
+    assert one[0] == two[0]
+    for a, b in zip(one[1:], two[1:]):
+        assert_array_equal(a, b)
+    assert_array_equal(attention_forward(Zq, Zc, K, V, cw, 1, **options),
+                       attention_forward(Zq, Zc, K, V, cw, 2, **options))
+
+
+def test_prepared_local_loss_keeps_its_neighbors_for_wider_parameters():
+    (Zq, Y, qw, Zc, K, V, cw, idx, shift), targets = _option_problem(20, 15, 3, 2, 1)
+    nb = _random_neighbors(20, 15, 5, idx)
+    options = {"targets": targets.astype(np.float32), "neighbors": nb, **LOCAL}
+    narrow = [a.astype(np.float32) for a in (Zq, Y, Zc, shift)]
+    prepared = LossGrad(narrow[0], narrow[1], qw, narrow[2], cw, idx, narrow[3], **options)
+    loss, grad_K, grad_V = prepared(K, V)  # float64 parameters: computed in float64
+    expected = attention_loss_grad(narrow[0], narrow[1], qw, narrow[2], K, V, cw, idx,
+                                   narrow[3], **options)
+    assert grad_K.dtype == np.float64
+    assert loss == expected[0]
+    assert_array_equal(grad_K, expected[1])
+    assert_array_equal(grad_V, expected[2])
+
+
+def test_bad_neighbors_give_clear_errors():
+    (Zq, Y, qw, Zc, K, V, cw, idx, shift), _ = _option_problem(10, 8, 3, 2, 0)
+    nb = _random_neighbors(10, 8, 3)
+    cases = [
+        (nb, {"scores": "bilinear"}, "neighbors needs scores='distance'"),
+        (nb, {}, "neighbors needs scores='distance'"),  # the default scores are bilinear
+        (nb + 6, LOCAL, r"neighbors must lie in \[0, 8\)"),
+        (nb - 3, LOCAL, r"neighbors must lie in \[0, 8\)"),
+        (nb[:9], LOCAL, r"neighbors has shape \(9, 3\); expected \(10, k\)"),
+        (nb[:, 0], LOCAL, r"neighbors has shape \(10,\); expected \(10, k\)"),
+        (nb[:, :0], LOCAL, r"neighbors has shape \(10, 0\)"),
+        (nb.astype(float), LOCAL, "neighbors must hold integer positions"),
+        (np.hstack([nb, nb[:, :1]]), LOCAL, "neighbors must not repeat a position"),
+    ]
+    for bad, options, message in cases:
+        calls = [
+            lambda: attention_forward(Zq, Zc, K, V, cw, neighbors=bad, **options),
+            lambda: attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, neighbors=bad,
+                                        **options),
+            lambda: LossGrad(Zq, Y, qw, Zc, cw, idx, shift, neighbors=bad, **options),
+        ]
+        for call in calls:
+            with pytest.raises(ValueError, match=message):
+                call()
+
+
+def _brute_force_neighbors(Zq, Zc, L, k, self_index):
+    """nearest_tokens from its definition: all distances, the own token first, then the
+    others by (distance, position). Coordinates summed elementwise, so that duplicate
+    rows are at distance exactly 0 here too."""
+    width = min(len(Zc), k + int(np.any(self_index >= 0)))
+    rows = []
+    for z, own in zip(Zq, self_index):
+        dist = np.sqrt(np.sum(np.sum((z - Zc)[:, None, :] * L, axis=2) ** 2, axis=1))
+        others = np.flatnonzero(np.arange(len(Zc)) != own)
+        ranked = others[np.lexsort((others, dist[others]))]
+        rows.append(np.concatenate([[own], ranked[:width - 1]]) if own >= 0
+                    else ranked[:width])
+    return np.array(rows)
+
+
+def _duplicated_problem(seed=0):
+    """Queries that are the context tokens (then some that are not), with several groups
+    of duplicate rows: ties at distance 0 larger than k."""
+    rng = np.random.default_rng(seed)
+    Zc = rng.standard_normal((60, 3))
+    Zc[10:16] = Zc[4]  # 7 copies of one row
+    Zc[30:33] = Zc[40]  # and 4 of another, the first copy after the others
+    Zq = np.vstack([Zc, Zc[[4, 40]], rng.standard_normal((5, 3))])
+    self_index = np.where(np.arange(len(Zq)) < 60, np.arange(len(Zq)), -1)
+    return Zq, Zc, rng.standard_normal((2, 3)), self_index
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 20])
+def test_nearest_tokens_break_ties_by_position_and_keep_the_own_token(k):
+    Zq, Zc, L, self_index = _duplicated_problem()
+    expected = _brute_force_neighbors(Zq, Zc, L, k, self_index)
+    for n_jobs in [1, 2]:
+        got = nearest_tokens(Zq, Zc, L, k, self_index, n_jobs=n_jobs)
+        assert got.dtype == np.intp and got.shape == (len(Zq), k + 1)
+        assert_array_equal(got, expected)
+    assert_array_equal(got[:60, 0], np.arange(60))  # every own token, first
+    assert_array_equal(got[14, :4], [14, 4, 10, 11][:k + 1])  # its copies, lowest first
+    # Queries in another order, and in chunks of other sizes: the same rows.
+    order = np.random.default_rng(1).permutation(len(Zq))
+    assert_array_equal(nearest_tokens(Zq[order], Zc, L, k, self_index[order], n_jobs=2),
+                       got[order])
+
+
+def test_nearest_tokens_without_own_tokens_take_the_k_nearest():
+    Zq, Zc, L, _ = _duplicated_problem()
+    got = nearest_tokens(Zq, Zc, L, 4)
+    assert got.shape == (len(Zq), 4)
+    assert_array_equal(got, _brute_force_neighbors(Zq, Zc, L, 4, np.full(len(Zq), -1)))
+    assert_array_equal(got[4], [4, 10, 11, 12])  # of 7 copies at distance 0
+
+
+@pytest.mark.parametrize("k", [59, 60, 100])
+def test_nearest_tokens_of_the_whole_context_give_the_dense_layer(k):
+    Zq, Zc, L, self_index = _duplicated_problem()
+    got = nearest_tokens(Zq, Zc, L, k, self_index)
+    assert_array_equal(got, np.tile(np.arange(60), (len(Zq), 1)))
+    rng = np.random.default_rng(0)
+    Y, V = rng.standard_normal((len(Zq), 2)), rng.standard_normal((2, 3))
+    args = (Zq, Y, np.ones(len(Zq)), Zc, L.T @ L, V, np.ones(60), self_index)
+    local = attention_loss_grad(*args, neighbors=got, **LOCAL)
+    dense = attention_loss_grad(*args, **LOCAL)
+    assert local[0] == pytest.approx(dense[0], rel=1e-10)
+    for a, b in zip(local[1:], dense[1:]):
+        assert_allclose(a, b, rtol=1e-10, atol=1e-14)
+    assert np.all(dropped_mass_bound(Zq, Zc, L, got, self_index=self_index) == 0)
+
+
+@pytest.mark.parametrize("own", [False, True])
+@pytest.mark.parametrize("sharpness", [0.5, 10.0])
+def test_dropped_mass_bound_holds(own, sharpness):
+    Zq, Zc, L, self_index = _duplicated_problem()
+    L = sharpness * L
+    self_index = self_index if own else None
+    w = np.random.default_rng(2).integers(1, 4, len(Zc)).astype(float)
+    nb = nearest_tokens(Zq, Zc, L, 6, self_index)
+    bound = dropped_mass_bound(Zq, Zc, L, nb, w, self_index)
+    # The dense softmax's weight outside the neighbours, from the reference.
+    A = reference._softmax(Zq, Zc, L.T @ L, reference._log_multiplicity(w, len(Zq), self_index),
+                           "distance")
+    kept = np.zeros(A.shape, dtype=bool)
+    np.put_along_axis(kept, nb, True, axis=1)
+    dropped = np.where(kept, 0, A).sum(axis=1)
+    assert np.all(dropped > 0)
+    assert np.all(dropped <= bound * (1 + 1e-12))
+    assert np.all(bound < 1)
+    if sharpness > 1:  # sharp attention: the bound is small where the mass is
+        assert np.median(bound) < 1e-6
+
+
+def test_bad_neighbor_search_input_gives_clear_errors():
+    Zq, Zc, L, self_index = _duplicated_problem()
+    with pytest.raises(ValueError, match="k must be a positive integer, got 0"):
+        nearest_tokens(Zq, Zc, L, 0)
+    with pytest.raises(ValueError, match="k must be a positive integer, got 2.5"):
+        nearest_tokens(Zq, Zc, L, 2.5)
+    with pytest.raises(ValueError, match="Inconsistent shapes"):
+        nearest_tokens(Zq, Zc, L[:, :2], 3)
+    with pytest.raises(ValueError, match=r"self_index must lie in \[-1, 60\)"):
+        nearest_tokens(Zq, Zc, L, 3, self_index + 5)
+    with pytest.raises(ValueError, match=r"self_index has shape \(3,\)"):
+        dropped_mass_bound(Zq, Zc, L, np.zeros((len(Zq), 2), int), self_index=self_index[:3])
+    with pytest.raises(ValueError, match=r"neighbors has shape \(4, 2\)"):
+        dropped_mass_bound(Zq, Zc, L, np.zeros((4, 2), int))
