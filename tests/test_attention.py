@@ -245,10 +245,20 @@ def test_results_do_not_depend_on_threads(monkeypatch, dtype, q, t, scores):
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 3 * 40)
     monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)
     args, targets = _option_problem(101, 40, 4, q, t)
-    Zq, Y, qw, Zc, K, V, cw, idx, shift, targets = [
-        None if a is None else a.astype(dtype) if a.dtype.kind == "f" else a
-        for a in (*args, targets)]
-    options = {"targets": targets, "scores": scores}
+    *args, targets = _cast(dtype, *args, targets)
+    _assert_same_with_one_and_two_threads(args, {"targets": targets, "scores": scores})
+
+
+def _cast(dtype, *arrays):
+    """The floating arrays in ``dtype``; integer arrays and None as they are."""
+    return [None if a is None else a.astype(dtype) if a.dtype.kind == "f" else a
+            for a in arrays]
+
+
+def _assert_same_with_one_and_two_threads(args, options):
+    """The loss, gradients and forward of a problem ``args`` are bitwise the same on one
+    thread and on two."""
+    Zq, Y, qw, Zc, K, V, cw, idx, shift = args
     one = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=1, **options)
     two = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=2, **options)
     assert one[0] == two[0]

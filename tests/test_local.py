@@ -6,7 +6,7 @@ import _reference as reference
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
-from test_attention import TOL, _option_problem
+from test_attention import TOL, _assert_same_with_one_and_two_threads, _cast, _option_problem
 
 from sklearn_softattn import _attention
 from sklearn_softattn._attention import LossGrad, attention_forward, attention_loss_grad
@@ -53,11 +53,6 @@ def _masked_reference(Zq, Y, qw, Zc, K, V, cw, self_index, shift, targets, neigh
     G = A * (P - np.sum(A * P, axis=1, keepdims=True))
     grad_K = Zq.T @ G @ Zc - 0.5 * np.einsum("ij,jk,jl->kl", G, Zc, Zc)
     return forward, 0.5 * float(np.sum(c * R**2)), grad_K, (c * R).T @ Xbar
-
-
-def _cast(dtype, *arrays):
-    return [None if a is None else a.astype(dtype) if a.dtype.kind == "f" else a
-            for a in arrays]
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -157,13 +152,7 @@ def test_results_do_not_depend_on_threads(monkeypatch, dtype, q, t):
     nb = _random_neighbors(101, 40, 8, idx)
     options = {"targets": targets, "neighbors": nb, **LOCAL}
     assert LossGrad(Zq, Y, qw, Zc, cw, idx, shift, 2, **options).n_threads == 2
-    one = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=1, **options)
-    two = attention_loss_grad(Zq, Y, qw, Zc, K, V, cw, idx, shift, n_jobs=2, **options)
-    assert one[0] == two[0]
-    for a, b in zip(one[1:], two[1:]):
-        assert_array_equal(a, b)
-    assert_array_equal(attention_forward(Zq, Zc, K, V, cw, 1, **options),
-                       attention_forward(Zq, Zc, K, V, cw, 2, **options))
+    _assert_same_with_one_and_two_threads((Zq, Y, qw, Zc, K, V, cw, idx, shift), options)
 
 
 def test_prepared_local_loss_keeps_its_neighbors_for_wider_parameters():
