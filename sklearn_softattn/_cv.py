@@ -56,16 +56,16 @@ def neighbour_sharpness(X, sample_weight):
     Under the isotropic metric in whitened coordinates (``K = s I / √r``, of
     Frobenius norm ``s``, ``r`` the directions of the data), a row at squared
     distance ``h²`` scores ``s h² / (2 √r)`` below one at the query's own position.
-    With ``h²`` the median spacing of :func:`~sklearn_softattn._geometry.neighbour_spacing`,
+    With ``h²`` the median spacing of :func:`~sklearn_softattn._geometry.neighbour_spacing`
+    in the coordinates of :func:`~sklearn_softattn._geometry.distance_map`,
     this is the ``s`` at which that score is :data:`NEIGHBOUR_MARGIN`. NaN if no two
     rows differ.
     """
     X, _, sample_weight = _positive_rows(X, X[:, :0], sample_weight, 2)
-    mean = np.average(X, axis=0, weights=sample_weight)
-    covariance = weighted_covariance(X - mean, sample_weight)
-    rank = distance_map(covariance).shape[1]
-    spacing = neighbour_spacing(X - mean, sample_weight, covariance)
-    return 2 * NEIGHBOUR_MARGIN * np.sqrt(rank) / spacing if spacing > 0 else np.nan
+    Xc = X - np.average(X, axis=0, weights=sample_weight)
+    P = distance_map(weighted_covariance(Xc, sample_weight))
+    spacing = neighbour_spacing(Xc @ P, sample_weight)
+    return 2 * NEIGHBOUR_MARGIN * np.sqrt(P.shape[1]) / spacing if spacing > 0 else np.nan
 
 
 def attention_scale_grid(attention_scales, sharpest=np.nan):

@@ -80,24 +80,22 @@ def _correlation_spectrum(covariance, floor):
     return scale, eigvals, eigvecs, floor_value
 
 
-def neighbour_spacing(Xc, sample_weight, covariance):
-    """The weighted median, over the rows, of the squared Mahalanobis distance (that of
-    :func:`distance_map`) from a row to its nearest *distinct* row: the spacing a local
-    smoother resolves. Rows that repeat one another (at distance 0) do not count as
-    neighbours, so integer weights are repeated rows. NaN if no two rows differ.
+def neighbour_spacing(Z, sample_weight):
+    """The weighted median, over the rows, of the squared distance from a row to its
+    nearest *distinct* row: the spacing a local smoother resolves. Rows that repeat one
+    another (at distance 0) do not count as neighbours, so integer weights are repeated
+    rows. NaN if no two rows differ.
 
     Parameters
     ----------
-    Xc : ndarray of shape (n, d)
-        Centered rows, at least two.
+    Z : ndarray of shape (n, r)
+        Rows in the coordinates of the distance (those of :func:`distance_map` for the
+        Mahalanobis distance).
     sample_weight : ndarray of shape (n,)
         Positive weights.
-    covariance : ndarray of shape (d, d)
-        Their weighted covariance.
     """
     from sklearn.neighbors import NearestNeighbors
 
-    Z = Xc @ distance_map(covariance)
     if Z.shape[1] == 0:
         return np.nan
     Z, inverse = np.unique(Z, axis=0, return_inverse=True)
@@ -170,7 +168,9 @@ def scale_features(V, d, c):
     With target tokens ``V = [V_x, U]``, and a renormalization moves ``V_x``
     only: ``U``'s term ``Σ_j A_ij (y_j − ȳ)`` is a smoother of the targets,
     whose size does not follow that of ``K`` (at sharp scales ``U`` near the
-    identity is nearest-neighbour regression, whatever the norm of ``K``).
+    identity is nearest-neighbour regression, whatever the norm of ``K``). At
+    flat scales ``U``'s term is linear in ``K``, as ``V_x``'s is, and leaving
+    ``U`` alone there changes the layer's linear limit by the factor.
     Without target tokens it is ``c V``.
     """
     if V.shape[1] == d:

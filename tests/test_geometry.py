@@ -176,18 +176,17 @@ def test_mahalanobis_norms_do_not_overflow():
 def test_neighbour_spacing_is_the_median_distance_to_the_nearest_distinct_row():
     from sklearn_softattn._geometry import neighbour_spacing
 
-    # One feature of variance 1 after centring: the distances are those of the values.
+    # One coordinate: the distances are those of the values.
     x = np.array([0.0, 0.0, 0.0, 1.0, 3.0, 3.5])
-    X = ((x - x.mean()) / x.std())[:, None]
+    Z = x[:, None]
     w = np.ones(len(x))
-    cov = np.cov(X.T, bias=True).reshape(1, 1)
-    step = 1 / x.std()  # one unit of x in standardized units
     # Nearest distinct rows: 0 -> 1 (three rows), 1 -> 0, 3 -> 3.5, 3.5 -> 3.
-    expected = np.median([1, 1, 1, 1, 0.25, 0.25]) * step**2
-    assert neighbour_spacing(X, w, cov) == pytest.approx(expected)
+    expected = np.median([1, 1, 1, 1, 0.25, 0.25])
+    assert neighbour_spacing(Z, w) == pytest.approx(expected)
     # Integer weights are repeated rows; weights move the median.
-    np.testing.assert_allclose(neighbour_spacing(X[2:], np.array([3.0, 1, 1, 1]), cov),
-                               neighbour_spacing(X, w, cov))
+    np.testing.assert_allclose(neighbour_spacing(Z[2:], np.array([3.0, 1, 1, 1])),
+                               neighbour_spacing(Z, w))
     heavy = np.array([1.0, 1, 1, 1, 10, 10])
-    assert neighbour_spacing(X, heavy, cov) == pytest.approx(0.25 * step**2)
-    assert np.isnan(neighbour_spacing(np.zeros((4, 2)), np.ones(4), np.zeros((2, 2))))
+    assert neighbour_spacing(Z, heavy) == pytest.approx(0.25)
+    assert np.isnan(neighbour_spacing(np.zeros((4, 2)), np.ones(4)))  # all rows equal
+    assert np.isnan(neighbour_spacing(np.zeros((4, 0)), np.ones(4)))  # no direction
