@@ -369,7 +369,8 @@ def _relative_weights(context_weight):
     return context_weight / context_weight.max()
 
 
-def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None):
+def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None,
+                      neighbors=None):
     """Row-stochastic softmax attention of each query over the context.
 
     The kernel itself never forms these normalized weights; this is the
@@ -392,6 +393,10 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None)
     bias : ndarray of shape (m,), default=None
         Key bias added to every query's score on each token: :func:`key_bias`
         (None, bilinear scores: none).
+    neighbors : ndarray of shape (B, k), dtype int, default=None
+        Local attention (distance scores): each query's tokens, as for
+        :func:`attention_forward`; the others get weight exactly zero. They must
+        be its nearest (the highest scores), as ``nearest_tokens`` finds them.
 
     Returns
     -------
@@ -410,6 +415,10 @@ def attention_weights(Zq, KZc, log_w, self_index=None, log_self=None, bias=None)
         ratio[has_self] = log_self - log_w[self_index[has_self]]
     E = _exp_scores(Zq, KZc, _overflow_scale(Zq, KZc, bias=bias), self_index, ratio, bias)
     E *= np.exp(log_w - log_w.max())
+    if neighbors is not None:
+        kept = np.zeros(E.shape, dtype=bool)
+        np.put_along_axis(kept, neighbors, True, axis=1)
+        E[~kept] = 0
     E /= E.sum(axis=1, keepdims=True)
     return E
 

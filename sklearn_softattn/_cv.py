@@ -583,10 +583,13 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         scale matters more than time.
 
     target_tokens, attention_scores, init, preconditioner, regularization, renormalize, \
-solver, learning_rate, batch_size, tol, n_iter_no_change, fit_intercept, extrapolation
+solver, learning_rate, batch_size, tol, n_iter_no_change, n_neighbors, fit_intercept, \
+extrapolation
         As in :class:`SoftmaxAttentionRegressor`; ``tol`` applies to every
         point of the path, and ``extrapolation`` to the validation rows that
-        score it as to ``predict``.
+        score it as to ``predict``. With ``n_neighbors`` the points of a
+        fold's paths share one neighbour search until the metric's shape
+        moves (a rescaled metric orders the rows as before).
 
     random_state : int, RandomState instance or None, default=None
         As in :class:`SoftmaxAttentionRegressor`; every fold and the refit
@@ -733,6 +736,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         tol=1e-4,
         n_iter_no_change=10,
         max_context=1024,
+        n_neighbors=None,
         fit_intercept=True,
         extrapolation="clip",
         random_state=None,
@@ -758,6 +762,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
         self.max_context = max_context
+        self.n_neighbors = n_neighbors
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
         self.random_state = random_state

@@ -29,6 +29,7 @@ from ._geometry import (
     whitening,
 )
 from ._init import isotropic_init, random_init, spectral_init
+from ._neighbors import TrainingNeighbors, query_neighbors
 from ._objective import Objective, leave_one_out
 from ._solvers import OPTIMIZERS, Progress, gd, lbfgs, minibatch
 
@@ -178,6 +179,8 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
         target_value_=U,
         context_targets_=problem.context_Y,
         _attention_scores=problem.objective.scores,
+        _n_neighbors=(None if problem.objective.neighbors is None
+                      else problem.objective.neighbors.k),
         context_=problem.context_X,
         context_weight_=problem.objective.context_weight,
         data_radius_=problem.radius,
@@ -239,17 +242,28 @@ def layer_predict(attributes, X, n_jobs=None, extrapolation="clip"):
     targets = None
     if attributes["target_value_"] is not None:
         targets = attributes["context_targets_"] - y_offset
+    Zq, Zc = centered_queries(attributes, X, extrapolation), attributes["context_"] - x_offset
     y = y_offset + attention_forward(
-        centered_queries(attributes, X, extrapolation),
-        attributes["context_"] - x_offset,
+        Zq, Zc,
         attributes["key_query_"],
         value_matrix(attributes),
         attributes["context_weight_"],
         n_jobs,
         targets=targets,
         scores=attributes["_attention_scores"],
+        neighbors=predict_neighbors(attributes, Zq, Zc, n_jobs),
     )
     return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
+
+
+def predict_neighbors(attributes, Zq, Zc, n_jobs=None):
+    """With local attention (``_n_neighbors`` of fitted ``attributes`` not None), each
+    centred query's nearest context tokens in the fitted metric (any ``L`` with ``LᵀL
+    = key_query_``); None otherwise, or when they are all the tokens."""
+    k = attributes.get("_n_neighbors")
+    if k is None or not np.any(attributes["key_query_"]):  # the linear limit: no softmax
+        return None
+    return query_neighbors(Zq, Zc, symmetric_root(attributes["key_query_"]), k, n_jobs)
 
 
 def value_matrix(attributes):
@@ -302,7 +316,7 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
         total = np.sum(w_val @ (Yc_val - np.average(Yc_val, axis=0, weights=w_val)) ** 2)
 
         def validation_score(K, V):
-            residual = objective.forward(Z_val, key_query(K), V) - Yc_val
+            residual = objective.forward(Z_val, K, V) - Yc_val
             return 1 - np.sum(w_val @ residual**2) / max(total, np.finfo(float).tiny)
 
     if on_iteration is not None and metric:
@@ -469,7 +483,9 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         less ``½ (c_j - x_offset_)ᵀ key_query_ (c_j - x_offset_)`` with distance
         scores, so a row of weight ``w_j`` counts ``w_j`` times, as in ``predict``
         (and, as there, ``x`` is first pulled back to ``data_radius_`` with
-        ``extrapolation="clip"``).
+        ``extrapolation="clip"``). With ``n_neighbors``, only the row's
+        ``n_neighbors`` nearest context rows in the fitted metric have a
+        nonzero weight, as in ``predict``.
 
         Parameters
         ----------
@@ -497,14 +513,21 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         KZc = Zc @ self.key_query_.T
         bias = _attention.key_bias(Zc, self.key_query_, self._attention_scores)
         log_w = np.log(self.context_weight_)
+        neighbors = predict_neighbors(vars(self), Zq, Zc, self.n_jobs)
+
+        def weights_of(block):
+            return _attention.attention_weights(
+                Zq[block], KZc, log_w, bias=bias,
+                neighbors=None if neighbors is None else neighbors[block])
+
         if top_k is None:
-            return _attention.attention_weights(Zq, KZc, log_w, bias=bias)
+            return weights_of(slice(None))
         check_scalar(top_k, "top_k", Integral, min_val=1, max_val=n_context)
         indices = np.empty((X.shape[0], top_k), dtype=np.intp)
         weights = np.empty((X.shape[0], top_k), dtype=np.result_type(Zq, KZc))
         # Blocks of queries of at most the kernel's block of scores.
         for block in gen_batches(X.shape[0], _attention._block_rows(X.shape[0], n_context)):
-            A = _attention.attention_weights(Zq[block], KZc, log_w, bias=bias)
+            A = weights_of(block)
             heaviest = np.argpartition(-A, top_k - 1, axis=1)[:, :top_k]
             order = np.argsort(-np.take_along_axis(A, heaviest, axis=1), axis=1,
                                kind="stable")
@@ -691,7 +714,27 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         forms the context; every row is still a training query. The feature
         means and the covariance ``Σ̂`` are those of the context rows, so that
         the attended tokens are exactly centered and whitened. ``None``: all
-        training rows.
+        training rows. Not used with ``n_neighbors``, whose context is every
+        training row.
+
+    n_neighbors : int or None, default=None
+        Local attention, for ``attention_scores="distance"``: each query
+        attends only to its ``n_neighbors`` nearest context rows in the
+        current metric ``L`` (found with :class:`~sklearn.neighbors.KDTree`;
+        in training, the own row besides them, down-weighted as before), and
+        the context is every training row. A pass then costs n_samples ×
+        ``n_neighbors`` × n_features instead of n_samples × context ×
+        n_features. The rows left out are at least as far as the farthest
+        kept one, so their softmax weight is bounded (see
+        ``sklearn_softattn._neighbors.dropped_mass_bound``): the layer
+        approximates the dense one closely where that weight is small, and
+        is the dense layer exactly when ``n_neighbors`` + 1 is at least the
+        number of training rows. Training searches the neighbours anew
+        whenever the direction ``L / ‖L‖_F`` has moved by more than 0.1
+        (spectral norm) since the last search, so between searches a
+        query's list may lag the metric by that much; ``predict`` searches
+        in the fitted metric. None: every query attends to the whole
+        context (the dense layer).
 
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means. If False, the
@@ -869,6 +912,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         "early_stopping": ["boolean"],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "max_context": [Interval(Integral, 2, None, closed="left"), None],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left"), None],
         "fit_intercept": ["boolean"],
         "extrapolation": [StrOptions({"clip", "continue"})],
         "warm_start": ["boolean"],
@@ -898,6 +942,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         early_stopping=False,
         validation_fraction=0.1,
         max_context=2048,
+        n_neighbors=None,
         fit_intercept=True,
         extrapolation="clip",
         warm_start=False,
@@ -923,6 +968,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.max_context = max_context
+        self.n_neighbors = n_neighbors
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
         self.warm_start = warm_start
@@ -1124,6 +1170,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         preconditioner, centered raw features without; ``P`` maps them to
         whitened ones for the renormalization and the regularizer.
         """
+        if self.n_neighbors is not None and self.attention_scores != "distance":
+            raise ValueError(
+                f"n_neighbors={self.n_neighbors} needs attention_scores='distance': "
+                f"{self.attention_scores!r} scores are not local (a far token can carry "
+                "most of the weight), so every query attends to the whole context. Set "
+                "attention_scores='distance' or n_neighbors=None.")
         if context is None:
             rows, self_index = self._context(X.shape[0], rng)
             context_X, context_weight, context_Y = X[rows], sample_weight[rows], Y[rows]
@@ -1156,11 +1208,14 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                                             self.attention_scores == "distance")
         else:
             Y_loo = Yc
+        context_Z = (context_X - x_offset) @ T
+        neighbors = (None if self.n_neighbors is None else
+                     TrainingNeighbors(Z, context_Z, self.n_neighbors, self_index, self.n_jobs))
         objective = Objective(
             Z=Z,
             Y=Y_loo,
             weight=sample_weight,
-            context=(context_X - x_offset) @ T,
+            context=context_Z,
             context_weight=context_weight,
             self_index=self_index,
             value_shift=shift,
@@ -1169,6 +1224,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             standardize=feature_scale(covariance)[:, None] * W,
             P=P,
             n_jobs=self.n_jobs,
+            neighbors=neighbors,
         )
         loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
         distance = distance_map(covariance)
@@ -1192,8 +1248,10 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         return X[tr], Y[tr], sample_weight[tr], (X[val], Y[val], sample_weight[val])
 
     def _context(self, n_samples, rng):
-        """Rows that form the context, and each row's position in it (-1: none)."""
-        if self.max_context is None or n_samples <= self.max_context:
+        """Rows that form the context, and each row's position in it (-1: none): all
+        rows with local attention."""
+        if (self.max_context is None or n_samples <= self.max_context
+                or self.n_neighbors is not None):
             context = np.arange(n_samples)
         else:
             context = np.sort(rng.choice(n_samples, self.max_context, replace=False))

@@ -218,3 +218,98 @@ def dropped_mass_bound(Zq, Zc, L, neighbors, context_weight=None, self_index=Non
             bound[block] = np.where(dropped_weight[block] > 0,
                                     expit(log_dropped - log_kept), 0)
     return bound
+
+
+# Local attention searches its neighbours anew once the metric's direction
+# ``L / ‖L‖_F`` has moved by more than this (spectral norm) from that of the last
+# search. A rescaled metric orders the tokens as before, so the points of a path
+# of scales share one search until the metric's shape changes.
+NEIGHBOUR_REFRESH = 0.1
+
+
+def metric_shift(L, L_searched):
+    """Spectral norm of the change of the metric's direction, ``‖L/‖L‖_F -
+    L₀/‖L₀‖_F‖₂``: 0 for a rescaled metric, at most 2. Each distance
+    ``‖L (z - z_j)‖`` is, relative to ``‖L‖_F``, within that much times ``‖z - z_j‖``
+    of its value at the search."""
+    def direction(L):
+        norm = np.linalg.norm(L)
+        return L / norm if norm > 0 else L
+    return float(np.linalg.norm(direction(L) - direction(L_searched), 2))
+
+
+class TrainingNeighbors:
+    """The training queries' neighbour lists for local attention, searched anew
+    only when the metric has moved (see :data:`NEIGHBOUR_REFRESH`) and the solver
+    asks (:meth:`refresh`, between iterations: within one, every evaluation sees
+    the same lists, so the objective a line search or a step test compares is one
+    function).
+
+    Parameters
+    ----------
+    Zq : ndarray of shape (n, d)
+        Training queries.
+    Zc : ndarray of shape (m, d)
+        Context tokens.
+    k : int
+        Nearest other tokens per query (see :func:`nearest_tokens`).
+    self_index : ndarray of shape (n,)
+        Position of each query's own token in the context, -1 if none.
+    n_jobs : int, default=None
+        Threads of the search.
+    max_shift : float, default=NEIGHBOUR_REFRESH
+        The :func:`metric_shift` beyond which :meth:`refresh` searches anew.
+
+    Attributes
+    ----------
+    n_searches : int
+        Searches so far (a metric of full width, ``k`` + 1 >= m, needs none).
+    """
+
+    def __init__(self, Zq, Zc, k, self_index, n_jobs=None, max_shift=NEIGHBOUR_REFRESH):
+        self.Zq, self.Zc, self.k, self.self_index = Zq, Zc, k, self_index
+        self.n_jobs, self.max_shift = n_jobs, max_shift
+        self.n_searches = 0
+        self._searched = None  # (L, neighbours) of the last search
+
+    @property
+    def dense(self):
+        """Whether every query keeps every token: the dense layer, no search needed."""
+        return self.k + int(np.any(self.self_index >= 0)) >= len(self.Zc)
+
+    def __call__(self, L):
+        """Neighbour lists (n, k') of the last search (the first call searches, in the
+        metric ``L``); None if every token is kept."""
+        if self.dense:
+            return None
+        if self._searched is None:
+            self._search(L)
+        return self._searched[1]
+
+    def refresh(self, L):
+        """Search anew if ``L`` has moved by more than ``max_shift`` since the last
+        search; return whether the lists changed (a first search counts)."""
+        if self.dense or (self._searched is not None
+                          and metric_shift(L, self._searched[0]) <= self.max_shift):
+            return False
+        old = None if self._searched is None else self._searched[1]
+        self._search(L)
+        return old is None or not np.array_equal(old, self._searched[1])
+
+    def _search(self, L):
+        neighbors = nearest_tokens(self.Zq, self.Zc, L, self.k, self.self_index, self.n_jobs)
+        self._searched = (np.array(L, dtype=np.float64), neighbors)
+        self.n_searches += 1
+
+    def queries(self, Zq, L):
+        """:func:`query_neighbors` of other queries ``Zq`` for the metric ``L``."""
+        return query_neighbors(Zq, self.Zc, L, self.k, self.n_jobs)
+
+
+def query_neighbors(Zq, Zc, L, k, n_jobs=None):
+    """The ``k`` nearest context tokens of queries that have none of their own (as in
+    ``predict``), in the metric ``L``; None when ``k`` keeps every token (the dense
+    layer)."""
+    if k >= len(Zc):
+        return None
+    return nearest_tokens(Zq, Zc, L, k, n_jobs=n_jobs)

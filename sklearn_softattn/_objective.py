@@ -1,12 +1,12 @@
 """The training objective: leave-one-out attention loss plus the regularizers."""
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._attention import LossGrad, _one_blas_thread, attention_forward
 from ._geometry import change_basis
+from ._neighbors import TrainingNeighbors
 from ._regularizers import balance_penalty, ridge_penalty
 
 
@@ -82,7 +82,8 @@ class Objective:
     With target tokens ``V`` has d + q columns, ``[V_x, U]``, and the regularizers
     see its feature block ``V_x`` (the paper's value matrix; ``U`` is free). With
     distance scores the objective is a function of the metric ``L``, ``K = LᵀL``,
-    so that every iterate is a distance.
+    so that every iterate is a distance; with ``neighbors`` too, each query attends
+    to its nearest tokens in ``L`` only (local attention).
 
     Attributes
     ----------
@@ -116,6 +117,11 @@ class Objective:
         Working-to-whitened coordinate map.
     n_jobs : int or None
         Threads over query blocks.
+    neighbors : TrainingNeighbors or None
+        The training queries' neighbour lists, with local attention (distance
+        scores): searched when the metric has moved, and shared by the copies a
+        solver makes for each point of a path. None: every query attends to the
+        whole context.
     """
 
     Z: np.ndarray
@@ -132,18 +138,22 @@ class Objective:
     standardize: np.ndarray = None
     P: np.ndarray = None
     n_jobs: int = None
+    neighbors: TrainingNeighbors = None
+    _prepared: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __call__(self, K, V, rows=None):
         """Objective value and gradient, over all queries or the given ``rows``
         (with distance scores, ``K`` is the metric ``L`` and the gradient is ``L``'s)."""
         L = K
         K = self.key_query(L)
+        neighbors = None if self.neighbors is None else self.neighbors(L)
         if rows is None:
-            loss_grad = self._all_queries
+            loss_grad = self._all_queries(neighbors)
         else:
             shift = None if self.value_shift is None else self.value_shift[rows]
             loss_grad = self._loss_grad(self.Z[rows], self.Y[rows], self.weight[rows],
-                                        self.self_index[rows], shift)
+                                        self.self_index[rows], shift,
+                                        None if neighbors is None else neighbors[rows])
         with _one_blas_thread():
             loss, grad_K, grad_V = loss_grad(K, V)
         d = K.shape[0]
@@ -157,11 +167,21 @@ class Objective:
             grad_K = L @ (grad_K + grad_K.T)
         return loss, grad_K, grad_V
 
+    def refresh(self, K, V):
+        """Between iterations: let the objective change (with local attention, search
+        the neighbours anew if the metric ``K`` has moved, see
+        :class:`~._neighbors.TrainingNeighbors`). Returns whether it changed, in which
+        case a solver must evaluate its current point again before comparing."""
+        return self.neighbors is not None and self.neighbors.refresh(K)
+
     def forward(self, Zq, K, V):
         """Centred predictions at working queries ``Zq``, every token attended as given
-        (``K`` the key-query matrix, ``LᵀL`` with distance scores)."""
-        return attention_forward(Zq, self.context, K, V, self.context_weight, self.n_jobs,
-                                 targets=self.targets, scores=self.scores)
+        (``K`` the solver's first parameter, as for a call; with local attention each
+        query attends to its nearest tokens in that metric)."""
+        neighbors = None if self.neighbors is None else self.neighbors.queries(Zq, K)
+        return attention_forward(Zq, self.context, self.key_query(K), V, self.context_weight,
+                                 self.n_jobs, targets=self.targets, scores=self.scores,
+                                 neighbors=neighbors)
 
     @property
     def metric(self):
@@ -172,14 +192,18 @@ class Objective:
         """The key-query matrix of the solver's first parameter (``LᵀL`` for a metric)."""
         return K.T @ K if self.metric else K
 
-    def _loss_grad(self, Z, Y, weight, self_index, value_shift):
+    def _loss_grad(self, Z, Y, weight, self_index, value_shift, neighbors):
         return LossGrad(Z, Y, weight, self.context, self.context_weight, self_index,
-                        value_shift, self.n_jobs, targets=self.targets, scores=self.scores)
+                        value_shift, self.n_jobs, targets=self.targets, scores=self.scores,
+                        neighbors=neighbors)
 
-    @cached_property
-    def _all_queries(self):
-        """The attention loss over all queries, prepared once for every call."""
-        return self._loss_grad(self.Z, self.Y, self.weight, self.self_index, self.value_shift)
+    def _all_queries(self, neighbors):
+        """The attention loss over all queries, prepared once for every call with the
+        same ``neighbors``."""
+        if "loss_grad" not in self._prepared or self._prepared["neighbors"] is not neighbors:
+            self._prepared.update(neighbors=neighbors, loss_grad=self._loss_grad(
+                self.Z, self.Y, self.weight, self.self_index, self.value_shift, neighbors))
+        return self._prepared["loss_grad"]
 
     def _ridge(self, K, V):
         return ridge_penalty(K, V, self.standardize)

@@ -78,6 +78,12 @@ class Progress:
         stop = self.on_iteration is not None and self.on_iteration(K, V)
         return stop or self._no_improvement >= self.n_iter_no_change
 
+    def objective_changed(self, loss):
+        """The objective changed between iterations (local attention searched its
+        neighbours anew): its best value so far is ``loss``, the new objective's at
+        the current point, since the old values belong to another function."""
+        self.best_loss = loss
+
     def stationary(self, decrease):
         """Whether a point is converged to first order: ``n_iter_no_change``
         steps that each decrease the objective by ``decrease`` (see
@@ -191,6 +197,8 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
         progress.update(value, K, V)
         return K, V, True
     for _ in range(max_iter):
+        if (new := _refreshed(objective, K, V, progress)) is not None:
+            value, grad_K, grad_V = new
         k_scale, v_scale = block_scales(K, V, project.metric, progress.loss_scale)
         for halvings in range(MAX_HALVINGS):
             K_new, V_new = project(K - eta * k_scale * grad_K, V - eta * v_scale * grad_V)
@@ -209,6 +217,16 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
         if progress.update(value, K, V):
             return K, V, True
     return K, V, False
+
+
+def _refreshed(objective, K, V, progress):
+    """Between iterations, let ``objective`` change (:meth:`~._objective.Objective.refresh`); if it
+    did, return its value and gradients at ``(K, V)``, after telling ``progress``."""
+    if not objective.refresh(K, V):
+        return None
+    new = objective(K, V)
+    progress.objective_changed(new[0])
+    return new
 
 
 def lbfgs(objective, K, V, *, max_iter, project, progress):
@@ -285,24 +303,40 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     if stationary():
         progress.update(value, K, V)
         return K, V, True
-    state = dict(K=K, V=V, stopped=False)
+    state = dict(K=K, V=V, x=x0, stopped=False, refreshed=False)
 
     def callback(x):
         evaluate(x)  # the line search's last evaluation: no new pass
-        state.update(K=last["K"], V=last["V"])
+        state.update(K=last["K"], V=last["V"], x=last["x"])
         if progress.update(last["value"], last["K"], last["V"]) or stationary():
             state["stopped"] = True
             raise StopIteration
+        if objective.refresh(last["K"], last["V"]):
+            # A new objective: the curvature memory and the line search's values are
+            # the old one's, so scipy starts afresh from this point.
+            state["refreshed"] = True
+            last.clear()
+            evaluate(x)
+            progress.objective_changed(last["value"])
+            raise StopIteration
 
-    try:
-        result = minimize(evaluate, x0, jac=True, method="L-BFGS-B", callback=callback,
-                          options=dict(maxiter=max_iter, ftol=0.0, gtol=0.0))
-        reached_max_iter = result.status == 1
-    except StopIteration:  # scipy < 1.11 lets it through
-        reached_max_iter = False
+    reached_max_iter = False
+    while not state["stopped"] and progress.n_iter < max_iter:
+        state["refreshed"] = False
+        try:
+            result = minimize(evaluate, state["x"], jac=True, method="L-BFGS-B",
+                              callback=callback,
+                              options=dict(maxiter=max_iter - progress.n_iter, ftol=0.0,
+                                           gtol=0.0))
+            reached_max_iter = result.status == 1
+        except StopIteration:  # scipy < 1.11 lets it through
+            reached_max_iter = False
+        if not state["refreshed"]:
+            break
     if progress.n_iter == 0:  # no step decreased the objective: stationary
         progress.update(value, K, V)
-    return state["K"], state["V"], state["stopped"] or not reached_max_iter
+    return (state["K"], state["V"],
+            state["stopped"] or not (reached_max_iter or progress.n_iter >= max_iter))
 
 
 def _inverse_square_norm(other):
@@ -402,6 +436,8 @@ def minibatch(objective, K, V, *, optimizer, batch_size, max_iter, project, prog
     if not np.isfinite(best):
         raise _diverged("is not finite at the initial point")
     for _ in range(max_iter):
+        if (new := _refreshed(objective, K, V, progress)) is not None:
+            best = new[0]
         for _ in range(MAX_HALVINGS):
             K_epoch, V_epoch = K, V
             order = random_state.permutation(n)

@@ -212,10 +212,11 @@ def test_fit_matches_fit_on_numpy_reference(monkeypatch, dtype, layer):
         compiled = SoftmaxAttentionRegressor(**params).fit(X, y)
         monkeypatch.setattr(
             _objective, "LossGrad",
-            lambda Zq, Yq, w, Zc, cw, own, shift, n_jobs, **options: lambda K, V: (
+            lambda Zq, Yq, w, Zc, cw, own, shift, n_jobs, neighbors, **options: lambda K, V: (
                 reference.attention_loss_grad(Zq, Yq, w, Zc, K, V, cw, own, shift, **options)))
-        monkeypatch.setattr(_estimator, "attention_forward",
-                            lambda *a, **options: reference.attention_forward(*a[:5], **options))
+        monkeypatch.setattr(
+            _estimator, "attention_forward",
+            lambda *a, neighbors, **options: reference.attention_forward(*a[:5], **options))
         numpy_fit = SoftmaxAttentionRegressor(**params).fit(X, y)
     assert compiled.n_iter_ == numpy_fit.n_iter_ == 8
     _close(compiled.predict(X), numpy_fit.predict(X), TOL[dtype])

@@ -1,6 +1,8 @@
 """Local attention (each query over its own neighbours) against a masked dense reference,
 the dense layer, finite differences and repeated rows; the neighbour search and the
-bound on the mass it drops; threads and bad input."""
+bound on the mass it drops; threads and bad input; the estimators with n_neighbors."""
+
+import warnings
 
 import _reference as reference
 import numpy as np
@@ -8,9 +10,16 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from test_attention import TOL, _assert_same_with_one_and_two_threads, _cast, _option_problem
 
-from sklearn_softattn import _attention
+from sklearn.exceptions import ConvergenceWarning
+
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention
 from sklearn_softattn._attention import LossGrad, attention_forward, attention_loss_grad
-from sklearn_softattn._neighbors import dropped_mass_bound, nearest_tokens
+from sklearn_softattn._neighbors import (
+    TrainingNeighbors,
+    dropped_mass_bound,
+    metric_shift,
+    nearest_tokens,
+)
 
 LOCAL = {"scores": "distance"}
 
@@ -299,3 +308,101 @@ def test_bad_neighbor_search_input_gives_clear_errors():
         dropped_mass_bound(Zq, Zc, L, np.zeros((len(Zq), 2), int), self_index=self_index[:3])
     with pytest.raises(ValueError, match=r"neighbors has shape \(4, 2\)"):
         dropped_mass_bound(Zq, Zc, L, np.zeros((4, 2), int))
+
+
+# The estimators with local attention (n_neighbors).
+
+def _smooth_problem(n=240, seed=0):
+    """A smooth function of three features, sharp enough for local attention."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, (n, 3))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2 + 0.1 * rng.standard_normal(n)
+    return X, y
+
+
+LOCAL_FIT = dict(attention_scale=30.0, attention_scores="distance", target_tokens=True,
+                 solver="lbfgs", max_iter=30, random_state=0)
+
+
+def _fit(X, y, sample_weight=None, **params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return SoftmaxAttentionRegressor(**{**LOCAL_FIT, **params}).fit(X, y, sample_weight)
+
+
+def test_n_neighbors_needs_distance_scores():
+    X, y = _smooth_problem(40)
+    with pytest.raises(ValueError, match="n_neighbors=5 needs attention_scores='distance'"):
+        _fit(X, y, attention_scores="bilinear", n_neighbors=5)
+
+
+@pytest.mark.parametrize("n_neighbors", [40, 1000])
+def test_local_fit_over_every_row_is_the_dense_fit(n_neighbors):
+    # Neighbours as many as the rows keep every token, in training and in predict:
+    # the dense layer, bit for bit.
+    X, y = _smooth_problem(40)
+    local, dense = _fit(X, y, n_neighbors=n_neighbors), _fit(X, y)
+    assert_array_equal(local.key_query_, dense.key_query_)
+    assert_array_equal(local.predict(X[:7] + 0.1), dense.predict(X[:7] + 0.1))
+
+
+def test_local_fit_is_close_to_the_dense_fit_at_a_sharp_scale():
+    X, y = _smooth_problem()
+    X_test, y_test = _smooth_problem(400, seed=1)
+    local, dense = _fit(X, y, n_neighbors=40), _fit(X, y)
+    assert abs(local.score(X_test, y_test) - dense.score(X_test, y_test)) < 0.01
+    assert dense.score(X_test, y_test) > 0.8
+
+
+def test_local_predict_is_its_attention_weights():
+    X, y = _smooth_problem()
+    model = _fit(X, y, n_neighbors=12)
+    A = model.attention_weights(X[:9] * 0.9)
+    assert_array_equal(np.count_nonzero(A, axis=1), 12)
+    assert_allclose(A.sum(axis=1), 1)
+    values = ((model.context_ - model.x_offset_) @ model.value_.T
+              + (model.context_targets_ - model.y_offset_) @ model.target_value_.T)
+    assert_allclose(model.predict(X[:9] * 0.9), model.y_offset_ + (A @ values).ravel(),
+                    rtol=1e-10, atol=1e-12)
+    indices, weights = model.attention_weights(X[:9] * 0.9, top_k=12)
+    assert_allclose(np.sort(weights, axis=1), np.sort(A[A > 0].reshape(9, 12), axis=1))
+
+
+def test_local_fit_with_duplicates_and_zero_weights_is_deterministic():
+    # Many rows at distance 0 (ties broken by position) and rows of zero weight:
+    # the same fit twice, on one thread or two.
+    X, y = _smooth_problem(120)
+    X, y = np.vstack([X, X[:60], X[:30]]), np.concatenate([y, y[:60], y[:30]])
+    w = np.ones(len(y))
+    w[::7] = 0
+    fits = [_fit(X, y, w, n_neighbors=8, n_jobs=n_jobs) for n_jobs in (1, 1, 2)]
+    for other in fits[1:]:
+        assert_array_equal(other.key_query_, fits[0].key_query_)
+        assert_array_equal(other.predict(X), fits[0].predict(X))
+    assert np.all(np.isfinite(fits[0].predict(X)))
+
+
+def test_training_neighbors_search_again_only_when_the_metric_moves():
+    rng = np.random.default_rng(0)
+    Z, L = rng.standard_normal((50, 3)), np.eye(3)
+    neighbors = TrainingNeighbors(Z, Z, 5, np.arange(50), max_shift=0.1)
+    first = neighbors(L)
+    assert neighbors.n_searches == 1 and first.shape == (50, 6)
+    assert not neighbors.refresh(7.0 * L)  # rescaled: the same order, no search
+    assert metric_shift(7.0 * L, L) < 1e-15
+    L_moved = L + np.diag([0.0, 0.0, 0.5])
+    assert 0.1 < metric_shift(L_moved, L) < 0.2
+    neighbors.refresh(L_moved)
+    assert neighbors.n_searches == 2
+    assert_array_equal(neighbors(L_moved), nearest_tokens(Z, Z, L_moved, 5, np.arange(50)))
+    assert TrainingNeighbors(Z, Z, 49, np.arange(50))(L) is None  # every token kept
+
+
+def test_cv_with_local_attention_does_not_depend_on_threads():
+    X, y = _smooth_problem(150)
+    params = dict(attention_scales=[0, 3.0, 30.0], cv=3, max_iters=[5, 20], solver="lbfgs",
+                  target_tokens=True, attention_scores="distance", n_neighbors=10,
+                  random_state=0)
+    fits = [SoftmaxAttentionRegressorCV(**params, n_jobs=n_jobs).fit(X, y) for n_jobs in (1, 2)]
+    assert_array_equal(fits[0].score_path_, fits[1].score_path_)
+    assert_array_equal(fits[0].predict(X), fits[1].predict(X))

@@ -37,6 +37,26 @@ class Quadratic:
         s = self.scale
         return s * (1 + 0.5 * (np.sum(dK**2) + np.sum(dV**2))), s * dK, s * dV
 
+    def refresh(self, K, V):
+        """The objective never changes between iterations."""
+        return False
+
+
+class MovingQuadratic(Quadratic):
+    """A Quadratic whose minimizer moves once, when the solver asks between
+    iterations after ``after`` refresh calls (as local attention's neighbours do)."""
+
+    def __init__(self, after):
+        super().__init__()
+        self.after, self.refreshes = after, 0
+
+    def refresh(self, K, V):
+        self.refreshes += 1
+        if self.refreshes == self.after:
+            self.A, self.B = self.A + 1, self.B - 1
+            return True
+        return False
+
 
 identity = Renormalization()  # no renormalization
 
@@ -290,3 +310,25 @@ def test_spectral_norm_is_the_largest_singular_value(shape):
     X[0, 0] = np.nan
     with pytest.raises(np.linalg.LinAlgError):
         _spectral_norm(X)
+
+
+@pytest.mark.parametrize("solver", ["gd", "lbfgs", "sgd"])
+def test_solvers_follow_an_objective_that_changes_between_iterations(solver):
+    # After the change every solver reaches the new minimizer: gd evaluates its
+    # point again, L-BFGS starts afresh (its memory and line search belong to the
+    # old function), and minibatch epochs read the new one.
+    f = MovingQuadratic(after=3)
+    progress = Progress(tol=1e-12, n_iter_no_change=5, loss_scale=1.0)
+    start = (np.eye(2), np.ones((1, 2)))
+    if solver == "gd":
+        K, V, _ = gd(f, *start, learning_rate=0.5, max_iter=200, project=identity,
+                     progress=progress)
+    elif solver == "lbfgs":
+        K, V, _ = lbfgs(f, *start, max_iter=200, project=identity, progress=progress)
+    else:
+        K, V, _, _ = minibatch(f, *start, optimizer=OPTIMIZERS["sgd"](0.2), batch_size=5,
+                               max_iter=200, project=identity, progress=progress,
+                               random_state=np.random.RandomState(0))
+    assert f.refreshes > f.after  # the change happened mid-run
+    np.testing.assert_allclose(K, f.A, atol=1e-4)
+    np.testing.assert_allclose(V, f.B, atol=1e-4)
