@@ -257,8 +257,9 @@ class TrainingNeighbors:
         Position of each query's own token in the context, -1 if none.
     n_jobs : int, default=None
         Threads of the search.
-    max_shift : float, default=NEIGHBOUR_REFRESH
-        The :func:`metric_shift` beyond which :meth:`refresh` searches anew.
+    max_shift : float, default=None
+        The :func:`metric_shift` beyond which :meth:`refresh` searches anew (None:
+        :data:`NEIGHBOUR_REFRESH` as it is when the lists are made).
 
     Attributes
     ----------
@@ -266,9 +267,10 @@ class TrainingNeighbors:
         Searches so far (a metric of full width, ``k`` + 1 >= m, needs none).
     """
 
-    def __init__(self, Zq, Zc, k, self_index, n_jobs=None, max_shift=NEIGHBOUR_REFRESH):
+    def __init__(self, Zq, Zc, k, self_index, n_jobs=None, max_shift=None):
         self.Zq, self.Zc, self.k, self.self_index = Zq, Zc, k, self_index
-        self.n_jobs, self.max_shift = n_jobs, max_shift
+        self.n_jobs = n_jobs
+        self.max_shift = NEIGHBOUR_REFRESH if max_shift is None else max_shift
         self.n_searches = 0
         self._searched = None  # (L, neighbours) of the last search
 
