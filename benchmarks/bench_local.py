@@ -3,6 +3,7 @@ neighbour searches, for the neighbour count k and the refresh shift.
 
 Run: python benchmarks/bench_local.py [--k 16 32 64 128] [--shifts 0.03 0.1 0.3]
 [--scales 3 30] [--sets friedman1-2000 friedman1-5000 PSID gpa2 Exam]
+[--large K]
 
 About 30 minutes on 2 cores at the defaults. Prints one table per set, then the
 choice that the rule below makes and one line ``SUMMARY {...}`` (JSON).
@@ -29,6 +30,14 @@ The rule, fixed before the fits:
 (The dense fits run again in part 2, as the time reference of that part.)
 
 Times are ratios to the dense fit of the same set and scale in the same run.
+
+``--large K``: instead, 20 000 training rows of ``make_friedman1`` (10 features,
+5 000 fresh test rows) and of ggplot2's ``diamonds`` (a seeded 20 000 rows, 5 000
+other rows to test), ``SoftmaxAttentionRegressorCV`` as its in-context candidate
+(target tokens, distance scores, L-BFGS with its count chosen) with
+``n_neighbors=K`` beside ``MLPRegressor(max_iter=2000)`` and
+``HistGradientBoostingRegressor``, all behind a ``StandardScaler``: fit time and
+test R² in one run.
 """
 
 import argparse
@@ -37,13 +46,14 @@ import time
 import warnings
 
 import numpy as np
-from _common import load_available
+from _common import IN_CONTEXT, load_available, peers
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sklearn_softattn import SoftmaxAttentionRegressor, _neighbors
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _neighbors
 
 LAYER = dict(target_tokens=True, attention_scores="distance", solver="lbfgs", max_iter=100,
              max_context=None, random_state=0)
@@ -129,6 +139,30 @@ def choose_k(results, cells, ks, shift):
     return (min(fitting) if fitting else max(ks)), shortfall
 
 
+def large(k):
+    """The ``--large`` comparison at 20 000 rows, printed as fitted."""
+    X, y = make_friedman1(25_000, n_features=10, noise=1.0, random_state=0)
+    sets = {"friedman1": (X[:20_000], y[:20_000], X[20_000:], y[20_000:])}
+    X, y = load_available(["diamonds"], max_rows=25_000)["diamonds"]
+    X, X_test, y, y_test = train_test_split(X, y, test_size=5_000, random_state=0)
+    sets["diamonds"] = X, y, X_test, y_test
+    models = {name: model for name, model in peers().items()
+              if name in ("MLPRegressor", "HistGradientBoosting")}
+    models[f"CV in-context, n_neighbors={k}"] = make_pipeline(
+        StandardScaler(), SoftmaxAttentionRegressorCV(**IN_CONTEXT, n_neighbors=k,
+                                                      random_state=0, n_jobs=2))
+    print("| set | model | fit (s) | test R² |\n|---|---|---|---|")
+    for name, (X, y, X_test, y_test) in sets.items():
+        for label, model in models.items():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                start = time.perf_counter()
+                model.fit(X, y)
+                seconds = time.perf_counter() - start
+            print(f"| {name} | {label} | {seconds:.1f} | {model.score(X_test, y_test):.4f} |",
+                  flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--k", type=int, nargs="+", default=[16, 32, 64, 128])
@@ -136,7 +170,10 @@ def main():
     parser.add_argument("--scales", type=float, nargs="+", default=[3.0, 30.0])
     parser.add_argument("--sets", nargs="+",
                         default=["friedman1-2000", "friedman1-5000", "PSID", "gpa2", "Exam"])
+    parser.add_argument("--large", type=int, metavar="K")
     args = parser.parse_args()
+    if args.large:
+        return large(args.large)
     sets = data_sets(args.sets)
     cells = [(name, scale) for name in sets for scale in args.scales]
     k_ref = 64 if 64 in args.k else args.k[len(args.k) // 2]

@@ -180,6 +180,10 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     path, it stopped gd where the stopping rule went on to a clearly lower
     objective.
 
+    Before each step the objective may change (:func:`_refreshed`: local
+    attention searched its neighbours anew); gd then evaluates its point again,
+    so that every step is compared within one function.
+
     Returns
     -------
     K, V : ndarrays
@@ -249,7 +253,10 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     of a unit gradient step in these variables, ``L₀ ||∇F||²``: at the start
     exactly :func:`predicted_decrease`, and no singular values to compute. A
     line search that finds no decrease ends training as converged: the
-    point is stationary to machine precision. Run it with BLAS on one thread
+    point is stationary to machine precision. When the objective changes after
+    an iteration (:func:`_refreshed`), scipy starts afresh from that point: its
+    curvature memory and line search belong to the old function (kept, they
+    stopped it in a failed line search). Run it with BLAS on one thread
     (as :func:`~sklearn_softattn._estimator.solve` does): its products are
     over a few hundred variables.
 
