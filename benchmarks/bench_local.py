@@ -5,7 +5,7 @@ Run: python benchmarks/bench_local.py [--k 16 32 64 128] [--shifts 0.03 0.1 0.3]
 [--scales 3 30] [--sets friedman1-2000 friedman1-5000 PSID gpa2 Exam]
 [--large K]
 
-About 30 minutes on 2 cores at the defaults. Prints one table per set, then the
+About 20 minutes on 2 cores at the defaults. Prints one table per set, then the
 choice that the rule below makes and one line ``SUMMARY {...}`` (JSON).
 
 Data: ``make_friedman1(n, n_features=10, noise=1)`` for n = 2 000 and 5 000,
