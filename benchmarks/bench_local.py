@@ -45,7 +45,6 @@ import json
 import time
 import warnings
 
-import numpy as np
 from _common import IN_CONTEXT, load_available, peers
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
