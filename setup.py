@@ -1,4 +1,5 @@
-"""Build of the compiled attention kernel (the rest of the metadata is in setup.cfg).
+"""Build of the compiled attention kernel and neighbour search (the rest of the metadata
+is in setup.cfg).
 
 A C compiler is needed. OpenMP (``-fopenmp``) is used where the compiler
 accepts it; without it the kernel runs on one thread.
@@ -70,7 +71,9 @@ kernel = Extension(
     include_dirs=["sklearn_softattn"],
 )
 
+search = Extension("sklearn_softattn._search", sources=["sklearn_softattn/_search.pyx"])
+
 setup(
-    ext_modules=cythonize([kernel], compiler_directives={"language_level": "3"}),
+    ext_modules=cythonize([kernel, search], compiler_directives={"language_level": "3"}),
     cmdclass={"build_ext": BuildExt},
 )

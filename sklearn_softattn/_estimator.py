@@ -720,8 +720,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     n_neighbors : int or None, default=None
         Local attention, for ``attention_scores="distance"``: each query
         attends only to its ``n_neighbors`` nearest context rows in the
-        current metric ``L`` (found with :class:`~sklearn.neighbors.KDTree`;
-        in training, the own row besides them, down-weighted as before), and
+        current metric ``L`` (found with a compiled k-d tree, ties broken by
+        row position; in training, the own row besides them, down-weighted as
+        before), and
         the context is every training row. A pass then costs n_samples ×
         ``n_neighbors`` × n_features instead of n_samples × context ×
         n_features. The rows left out are at least as far as the farthest

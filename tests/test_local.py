@@ -12,7 +12,12 @@ from test_attention import TOL, _assert_same_with_one_and_two_threads, _cast, _o
 
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention
+from sklearn_softattn import (
+    SoftmaxAttentionRegressor,
+    SoftmaxAttentionRegressorCV,
+    _attention,
+    _neighbors,
+)
 from sklearn_softattn._attention import LossGrad, attention_forward, attention_loss_grad
 from sklearn_softattn._neighbors import (
     TrainingNeighbors,
@@ -206,15 +211,18 @@ def test_bad_neighbors_give_clear_errors():
 
 
 def _brute_force_neighbors(Zq, Zc, L, k, self_index):
-    """nearest_tokens from its definition: all distances, the own token first, then the
-    others by (distance, position). Coordinates summed elementwise, so that duplicate
-    rows are at distance exactly 0 here too."""
+    """nearest_tokens from its definition: all squared distances (coordinates and squares
+    summed in order, so that duplicate rows are at distance exactly 0 and ties are the
+    search's), the own token first, then the others by (squared distance, position)."""
     width = min(len(Zc), k + int(np.any(self_index >= 0)))
+    Xq, Xc = _neighbors._coordinates(Zq, L), _neighbors._coordinates(Zc, L)
     rows = []
-    for z, own in zip(Zq, self_index):
-        dist = np.sqrt(np.sum(np.sum((z - Zc)[:, None, :] * L, axis=2) ** 2, axis=1))
+    for x, own in zip(Xq, self_index):
+        squared = np.zeros(len(Xc))
+        for c in range(Xc.shape[1]):
+            squared += (x[c] - Xc[:, c]) ** 2
         others = np.flatnonzero(np.arange(len(Zc)) != own)
-        ranked = others[np.lexsort((others, dist[others]))]
+        ranked = others[np.lexsort((others, squared[others]))]
         rows.append(np.concatenate([[own], ranked[:width - 1]]) if own >= 0
                     else ranked[:width])
     return np.array(rows)
@@ -254,6 +262,63 @@ def test_nearest_tokens_without_own_tokens_take_the_k_nearest():
     assert got.shape == (len(Zq), 4)
     assert_array_equal(got, _brute_force_neighbors(Zq, Zc, L, 4, np.full(len(Zq), -1)))
     assert_array_equal(got[4], [4, 10, 11, 12])  # of 7 copies at distance 0
+
+
+def _tied_problem(n, d, seed):
+    """Rows on a small integer grid (many duplicates, and many exact ties at other
+    distances: the squared differences of integers are exact), the queries the context
+    in a random order, then some off-grid queries without an own token."""
+    rng = np.random.default_rng(seed)
+    Zc = rng.integers(-2, 3, (n, d)).astype(float)
+    order = rng.permutation(n)
+    Zq = np.vstack([Zc[order], rng.standard_normal((7, d))])
+    return Zq, Zc, np.eye(d), np.concatenate([order, np.full(7, -1)])
+
+
+@pytest.mark.parametrize("leaf_size", [2, 3, 16])
+@pytest.mark.parametrize("n, d, k", [(300, 2, 5), (400, 3, 40), (257, 4, 1)])
+def test_tree_search_matches_brute_force_on_ties(monkeypatch, leaf_size, n, d, k):
+    # Trees of many levels with leaves of 2 to 16 rows: the same rows as the definition,
+    # on one thread and on two.
+    monkeypatch.setattr(_neighbors, "_LEAF_SIZE", leaf_size)
+    Zq, Zc, L, self_index = _tied_problem(n, d, seed=n)
+    expected = _brute_force_neighbors(Zq, Zc, L, k, self_index)
+    for n_jobs in [1, 2]:
+        assert_array_equal(nearest_tokens(Zq, Zc, L, k, self_index, n_jobs=n_jobs), expected)
+    without_own = _brute_force_neighbors(Zq, Zc, L, k, np.full(len(Zq), -1))
+    assert_array_equal(nearest_tokens(Zq, Zc, L, k, n_jobs=2), without_own)
+
+
+def test_tree_search_matches_brute_force_on_random_rows_with_duplicates(monkeypatch):
+    monkeypatch.setattr(_neighbors, "_LEAF_SIZE", 8)
+    rng = np.random.default_rng(3)
+    Zc = rng.standard_normal((500, 5))
+    Zc[rng.integers(0, 500, 200)] = Zc[rng.integers(0, 500, 200)]  # duplicate rows
+    Zc[100:130] = Zc[7]  # more copies of one row than k
+    L = rng.standard_normal((3, 5))  # a low-rank metric: more ties in the coordinates
+    self_index = np.arange(500)
+    expected = _brute_force_neighbors(Zc, Zc, L, 12, self_index)
+    one, two = (nearest_tokens(Zc, Zc, L, 12, self_index, n_jobs=j) for j in (1, 2))
+    assert_array_equal(one, expected)
+    assert_array_equal(two, expected)
+    assert_array_equal(one[120], [120, 7] + list(range(100, 111)))  # lowest copies first
+
+
+def test_tree_depends_on_the_context_only():
+    Zc = _tied_problem(300, 3, seed=0)[1]
+    tree = _neighbors._build_tree(Zc)
+    assert_array_equal(np.sort(tree.order), np.arange(300))
+    sizes = np.diff(tree.bounds)
+    assert sizes.min() >= 1 and sizes.max() <= _neighbors._LEAF_SIZE
+    leaves = slice(2**(tree.levels - 1) - 1, None)
+    columns = tree.columns.T
+    for leaf, (start, end) in enumerate(zip(tree.bounds[:-1], tree.bounds[1:])):
+        assert np.all(tree.lo[leaves][leaf] <= columns[start:end])
+        assert np.all(columns[start:end] <= tree.hi[leaves][leaf])
+        assert tree.min_pos[leaves][leaf] == tree.order[start:end].min()
+    again = _neighbors._build_tree(Zc.copy())
+    for a, b in zip(tree, again):
+        assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("k", [59, 60, 100])
@@ -302,6 +367,8 @@ def test_bad_neighbor_search_input_gives_clear_errors():
         nearest_tokens(Zq, Zc, L, 2.5)
     with pytest.raises(ValueError, match="Inconsistent shapes"):
         nearest_tokens(Zq, Zc, L[:, :2], 3)
+    with pytest.raises(ValueError, match="must be finite"):
+        nearest_tokens(Zq, np.where(Zc == Zc[3, 1], np.nan, Zc), L, 3)
     with pytest.raises(ValueError, match=r"self_index must lie in \[-1, 60\)"):
         nearest_tokens(Zq, Zc, L, 3, self_index + 5)
     with pytest.raises(ValueError, match=r"self_index has shape \(3,\)"):
