@@ -473,3 +473,13 @@ def test_cv_with_local_attention_does_not_depend_on_threads():
     fits = [SoftmaxAttentionRegressorCV(**params, n_jobs=n_jobs).fit(X, y) for n_jobs in (1, 2)]
     assert_array_equal(fits[0].score_path_, fits[1].score_path_)
     assert_array_equal(fits[0].predict(X), fits[1].predict(X))
+
+
+def test_cv_with_more_neighbours_than_a_fold_has_rows_is_the_dense_cv():
+    X, y = _smooth_problem(60)
+    params = dict(attention_scales=[0, 3.0, 30.0], cv=3, max_iters=[5, 20], solver="lbfgs",
+                  target_tokens=True, attention_scores="distance", random_state=0)
+    local = SoftmaxAttentionRegressorCV(**params, n_neighbors=1000).fit(X, y)
+    dense = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    assert_array_equal(local.score_path_, dense.score_path_)
+    assert_array_equal(local.predict(X + 0.1), dense.predict(X + 0.1))
