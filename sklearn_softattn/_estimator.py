@@ -29,7 +29,7 @@ from ._geometry import (
     whitening,
 )
 from ._init import isotropic_init, random_init, spectral_init
-from ._neighbors import TrainingNeighbors, query_neighbors
+from ._neighbors import TrainingNeighbors, locality_order, query_neighbors
 from ._objective import Objective, leave_one_out
 from ._solvers import OPTIMIZERS, Progress, gd, lbfgs, minibatch
 
@@ -805,7 +805,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         The targets of the context rows (always 2-D), with ``target_tokens=True``.
 
     context_ : ndarray of shape (n_context, n_features)
-        The raw context rows attended by every prediction.
+        The raw context rows attended by every prediction (with
+        ``n_neighbors``, every training row, in an order that keeps near rows
+        together).
 
     context_weight_ : ndarray of shape (n_context,)
         Multiplicity of each context row (its sample weight; ones without).
@@ -1184,6 +1186,12 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                 f"{self.attention_scores!r} scores are not local (a far token can carry "
                 "most of the weight), so every query attends to the whole context. Set "
                 "attention_scores='distance' or n_neighbors=None.")
+        if context is None and self.n_neighbors is not None and self.n_neighbors + 1 < len(X):
+            # Rows near each other next to each other, so that the gathers of local
+            # attention stay in cache (standardized, as the search's start metric;
+            # not when every query keeps every row: then it is the dense layer).
+            order = locality_order(X / np.maximum(X.std(axis=0), np.finfo(X.dtype).tiny))
+            X, Y, sample_weight = X[order], Y[order], sample_weight[order]
         if context is None:
             rows, self_index = self._context(X.shape[0], rng)
             context_X, context_weight, context_Y = X[rows], sample_weight[rows], Y[rows]

@@ -97,12 +97,28 @@ def _leaf_order(X, levels):
     return order
 
 
+def _levels(m):
+    """Levels of the search tree over ``m`` rows: leaves of at most ``_LEAF_SIZE``."""
+    return 1 + max(0, int(np.ceil(np.log2(m / _LEAF_SIZE))))
+
+
+def locality_order(X):
+    """An order of the rows of ``X`` that keeps near rows together: the search tree's
+    leaf order (:func:`_leaf_order`), a function of ``X`` alone. Local attention
+    gathers each query's neighbours; in this order they lie close in memory (one
+    local pass at 100 000 rows, k = 64, d = 10 took 0.13 s against 0.24 s in a random
+    order; 0.029 against 0.039 s at 20 000). A whole L-BFGS fit of 40 iterations at
+    20 000 rows took the same time either way (10.6 s): its neighbour searches
+    dominate it there."""
+    return _leaf_order(np.asarray(X, dtype=np.float64), _levels(len(X)))
+
+
 def _build_tree(X):
     """The search tree over the rows of ``X`` for :func:`_search.nearest`: leaves of at
     most ``_LEAF_SIZE`` rows (:func:`_leaf_order`), each node's bounding box and
     smallest position, in heap layout (node i's children are 2i + 1 and 2i + 2)."""
     m = len(X)
-    levels = 1 + max(0, int(np.ceil(np.log2(m / _LEAF_SIZE))))
+    levels = _levels(m)
     order = _leaf_order(X, levels)
     rows, bounds = X[order], _level_bounds(m, levels - 1)
     lo, hi = np.empty((2**levels - 1, X.shape[1])), np.empty((2**levels - 1, X.shape[1]))

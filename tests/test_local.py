@@ -483,3 +483,14 @@ def test_cv_with_more_neighbours_than_a_fold_has_rows_is_the_dense_cv():
     dense = SoftmaxAttentionRegressorCV(**params).fit(X, y)
     assert_array_equal(local.score_path_, dense.score_path_)
     assert_array_equal(local.predict(X + 0.1), dense.predict(X + 0.1))
+
+
+def test_locality_order_keeps_near_rows_together():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((2000, 3))
+    order = _neighbors.locality_order(X)
+    assert_array_equal(np.sort(order), np.arange(2000))
+    # Consecutive rows in that order are far nearer than in the input order.
+    step = np.linalg.norm(np.diff(X[order], axis=0), axis=1).mean()
+    assert step < 0.5 * np.linalg.norm(np.diff(X, axis=0), axis=1).mean()
+    assert_array_equal(_neighbors.locality_order(X), order)  # a function of X alone
