@@ -1188,8 +1188,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                 "attention_scores='distance' or n_neighbors=None.")
         if context is None and self.n_neighbors is not None and self.n_neighbors + 1 < len(X):
             # Rows near each other next to each other, so that the gathers of local
-            # attention stay in cache (standardized, as the search's start metric;
-            # not when every query keeps every row: then it is the dense layer).
+            # attention stay in cache (on standardized features, near the whitened
+            # start metric; not when every query keeps every row: the dense layer).
             order = locality_order(X / np.maximum(X.std(axis=0), np.finfo(X.dtype).tiny))
             X, Y, sample_weight = X[order], Y[order], sample_weight[order]
         if context is None:

@@ -75,6 +75,14 @@ def _check_inputs(Zq, Zc, L, self_index):
     return self_index
 
 
+def list_width(k, m, self_index=None):
+    """Positions per query that :func:`nearest_tokens` lists: ``k`` others, plus the own
+    token if some query has one (``self_index`` >= 0; None: none has), at most the
+    ``m`` tokens. ``m`` means every token: the dense layer."""
+    has_own = self_index is not None and np.any(np.asarray(self_index) >= 0)
+    return min(m, k + int(has_own))
+
+
 def _level_bounds(m, level):
     """First row of each node at ``level`` of the search tree over ``m`` rows, and the
     end: each level halves the nodes of the one above."""
@@ -177,7 +185,7 @@ def nearest_tokens(Zq, Zc, L, k, self_index=None, n_jobs=None):
     if not (isinstance(k, (int, np.integer)) and k >= 1):
         raise ValueError(f"k must be a positive integer, got {k!r}.")
     n, m = len(Zq), len(Zc)
-    width = min(m, k + int(np.any(self_index >= 0)))
+    width = list_width(k, m, self_index)
     if width == m:
         return np.tile(np.arange(m, dtype=np.intp), (n, 1))
     if n == 0:
@@ -326,7 +334,7 @@ class TrainingNeighbors:
     @property
     def dense(self):
         """Whether every query keeps every token: the dense layer, no search needed."""
-        return self.k + int(np.any(self.self_index >= 0)) >= len(self.Zc)
+        return list_width(self.k, len(self.Zc), self.self_index) == len(self.Zc)
 
     def __call__(self, L):
         """Neighbour lists (n, k') of the last search (the first call searches, in the
@@ -361,6 +369,6 @@ def query_neighbors(Zq, Zc, L, k, n_jobs=None):
     """The ``k`` nearest context tokens of queries that have none of their own (as in
     ``predict``), in the metric ``L``; None when ``k`` keeps every token (the dense
     layer)."""
-    if k >= len(Zc):
+    if list_width(k, len(Zc)) == len(Zc):
         return None
     return nearest_tokens(Zq, Zc, L, k, n_jobs=n_jobs)

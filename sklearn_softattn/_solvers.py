@@ -224,8 +224,9 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
 
 
 def _refreshed(objective, K, V, progress):
-    """Between iterations, let ``objective`` change (:meth:`~._objective.Objective.refresh`); if it
-    did, return its value and gradients at ``(K, V)``, after telling ``progress``."""
+    """Between iterations, let ``objective`` change
+    (:meth:`~._objective.Objective.refresh`); if it did, return its value and
+    gradients at ``(K, V)``, after telling ``progress``."""
     if not objective.refresh(K, V):
         return None
     new = objective(K, V)
