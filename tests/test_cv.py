@@ -625,3 +625,58 @@ def test_bad_max_iters_raise(small, max_iters):
     X, y = small
     with pytest.raises(ValueError, match="max_iters"):
         SoftmaxAttentionRegressorCV(max_iters=max_iters, cv=2).fit(X, y)
+
+
+def test_same_paths_merges_paths_whose_linear_limits_predict_alike():
+    rng = np.random.default_rng(0)
+    base = rng.standard_normal(50)
+    near, far = base + 0.005 * base.std(), base + 0.05 * base.std()  # RMS 0.5%, 5%
+    assert _cv.same_paths([base, near, far], [0, 0, 0], tolerance=0.01) == [0, 0, 2]
+    # Only paths of one group (alpha), and only onto a path fitted on its own.
+    assert _cv.same_paths([base, near, far], [0, 1, 1], tolerance=0.01) == [0, 1, 2]
+    assert _cv.same_paths([base, far, far + 0.009 * base.std()], [0, 0, 0],
+                          tolerance=0.01) == [0, 1, 1]
+    # Tolerance 0: equal predictions only.
+    assert _cv.same_paths([base, base.copy(), near], [0, 0, 0], tolerance=0.0) == [0, 0, 2]
+    # The differences are weighted: a row of weight 0 does not count.
+    moved = base.copy()
+    moved[3] += 100.0
+    weight = np.ones(50)
+    assert _cv.same_paths([base, moved], [0, 0], weight, tolerance=0.01) == [0, 1]
+    weight[3] = 0
+    assert _cv.same_paths([base, moved], [0, 0], weight, tolerance=0.01) == [0, 0]
+    # Several targets: the differences summed over them, relative to the spread.
+    two = np.column_stack([base, 2 * base])
+    assert _cv.same_paths([two, two + 0.005 * base.std()], [0, 0], tolerance=0.01) == [0, 0]
+    # A constant prediction has no spread: only an equal one is the same path.
+    assert _cv.same_paths([np.ones(5), np.ones(5) + 1e-12], [0, 0], tolerance=0.01) == [0, 1]
+
+
+def test_paths_alike_on_a_fold_are_fitted_once_and_score_as_fitted(monkeypatch):
+    """On 1 500 rows a shrinkage of 0.1 barely acts: its path is fitted as the
+    least-squares one (one attention_path per fold fewer), its scores are that
+    path's, and they are close to what fitting it would give; 1e4 acts, and is fitted."""
+    X, y = make_friedman1(1500, n_features=5, noise=1.0, random_state=0)
+    params = dict(attention_scales=[0.0, 0.3, 3.0], shrinkages=[0.0, 0.1, 1e4], cv=3,
+                  max_iters=30, random_state=0)
+    paths = []
+    original = _cv.attention_path
+
+    def counted(problem, scales, params, **kwargs):
+        paths.append(params["shrinkage"])
+        return original(problem, scales, params, **kwargs)
+
+    monkeypatch.setattr(_cv, "attention_path", counted)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        merged = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+        fitted_paths, paths[:] = list(paths), []
+        monkeypatch.setattr(_cv, "SAME_PATH", 0.0)
+        every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    # Per fold: 0 and 1e4, not 0.1; then the refit's one path.
+    assert fitted_paths[:6] == [0.0, 1e4] * 3 and len(fitted_paths) == 7
+    assert paths[:9] == [0.0, 0.1, 1e4] * 3
+    path, full = merged.score_path_, every.score_path_
+    np.testing.assert_array_equal(path[:, :, :, 1], path[:, :, :, 0])
+    np.testing.assert_array_equal(path[:, :, :, [0, 2]], full[:, :, :, [0, 2]])
+    np.testing.assert_allclose(path[:, :, :, 1], full[:, :, :, 1], atol=2e-3)
