@@ -40,9 +40,11 @@ remainder.
 ``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
 ``--local``: one local loss-and-gradient pass (each row over its own token and
 its k=64 nearest others, distance scores, d=10, one target, every row a query
-and a token) at n=5000 to 100000, the time's growth per doubling of n (1.0
-is linear), the neighbour search's time (``nearest_tokens`` on the same threads;
-0.2, 2.7, 4.2 and 31 s at n = 5000, 20000, 40000 and 100000 on 2 busy cores),
+and a token, the rows in the search tree's leaf order as the estimator puts
+them) at n=5000 to 100000, the growth per doubling of n of the pass's time (2.0
+is linear) and of its time per row (1.0 is linear), the neighbour search's time (``nearest_tokens`` on the same threads;
+0.14, 1.4, 4.3 and 19 s at n = 5000, 20000, 40000 and 100000 on 2 cores; the output
+is kept in benchmarks/results/local_pass.txt),
 and the dense pass where it is small.
 ``--steps [FIGURE]``: passes to the stopping rule and to the same objective,
 gd's step rule against the halve-only rule, on the paper's setting and on
@@ -64,7 +66,7 @@ from sklearn.exceptions import ConvergenceWarning
 from _common import Recorder, script_parser
 from sklearn_softattn import SoftmaxAttentionRegressor, _attention, _kernel, _solvers
 from sklearn_softattn._attention import LossGrad, attention_loss_grad
-from sklearn_softattn._neighbors import nearest_tokens
+from sklearn_softattn._neighbors import locality_order, nearest_tokens
 from sklearn_softattn.datasets import make_gaussian_regression
 
 try:
@@ -445,11 +447,15 @@ def bench_local(rounds=5, k=64, d=10, sizes=(5000, 10_000, 20_000, 40_000, 80_00
     print(f"local attention: one loss-and-gradient pass, k={k} nearest others plus the own "
           f"token, d={d}, q=1, every row a query and a token, "
           f"{_attention._n_threads(None)} threads; best of {rounds}")
-    print("| n | search (s) | local pass (ms) | growth per doubling | dense pass (ms) |")
-    print("|---|---|---|---|---|")
+    print("rows in the search tree's leaf order, as the estimator puts them; growth per "
+          "doubling of n, of the pass and of its time per row")
+    print("| n | search (s) | local pass (ms) | growth per doubling | per row (µs) | growth "
+          "per doubling | dense pass (ms) |")
+    print("|---|---|---|---|---|---|---|")
     previous = None
     for n in sizes:
         Z = rng.standard_normal((n, d))
+        Z = Z[locality_order(Z)]
         Y = np.sin(Z[:, :1]) + 0.1 * rng.standard_normal((n, 1))
         L = np.eye(d)
         K, V = L.T @ L, rng.standard_normal((1, d))
@@ -465,9 +471,11 @@ def bench_local(rounds=5, k=64, d=10, sizes=(5000, 10_000, 20_000, 40_000, 80_00
             if n <= dense_below:
                 full = LossGrad(Z, Y, w, Z, w, self_index, scores="distance")
                 dense = f"{1e3 * _best_time(lambda: full(K, V), rounds):.1f}"
-        growth = "-" if previous is None else \
-            f"{(t / previous[1]) ** (1 / np.log2(n / previous[0])):.2f}"
-        print(f"| {n} | {search:.2f} | {1e3 * t:.1f} | {growth} | {dense} |", flush=True)
+        growth, row_growth = ("-", "-") if previous is None else (
+            f"{(t / previous[1]) ** (1 / np.log2(n / previous[0])):.2f}",
+            f"{(t / n / (previous[1] / previous[0])) ** (1 / np.log2(n / previous[0])):.2f}")
+        print(f"| {n} | {search:.2f} | {1e3 * t:.1f} | {growth} | {1e6 * t / n:.2f} | "
+              f"{row_growth} | {dense} |", flush=True)
         previous = (n, t)
 
 
