@@ -471,9 +471,11 @@ def bench_local(rounds=5, k=64, d=10, sizes=(5000, 10_000, 20_000, 40_000, 80_00
             if n <= dense_below:
                 full = LossGrad(Z, Y, w, Z, w, self_index, scores="distance")
                 dense = f"{1e3 * _best_time(lambda: full(K, V), rounds):.1f}"
-        growth, row_growth = ("-", "-") if previous is None else (
-            f"{(t / previous[1]) ** (1 / np.log2(n / previous[0])):.2f}",
-            f"{(t / n / (previous[1] / previous[0])) ** (1 / np.log2(n / previous[0])):.2f}")
+        growth, row_growth = "-", "-"
+        if previous is not None:
+            ratio, doublings = t / previous[1], np.log2(n / previous[0])
+            growth = f"{ratio ** (1 / doublings):.2f}"
+            row_growth = f"{(ratio / 2**doublings) ** (1 / doublings):.2f}"
         print(f"| {n} | {search:.2f} | {1e3 * t:.1f} | {growth} | {1e6 * t / n:.2f} | "
               f"{row_growth} | {dense} |", flush=True)
         previous = (n, t)
