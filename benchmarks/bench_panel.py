@@ -48,6 +48,13 @@ class of the paper with the same solver and selection is the second round's ``CV
 target tokens alone and distance scores alone too, the rest of the ablation; at about 100
 s per set on each of two cores they did not fit in the time at hand, and wait for a
 round of their own.)
+
+A fourth round (``--candidates --round 4``, its own summary ``panel_round4.csv``; the
+reference refitted in the same run), its rule written before its fits, is that ablation on a
+shorter path: L-BFGS with the count chosen among 5-100 on 5 folds, ``attention_scales=5``
+(steps of a decade; with distance scores continued to the rows' spacing), for the paper's
+model class, target tokens alone, distance scores alone and both. The rules of the second
+round decide, unchanged. Rounds 1-3 are in ``panel_candidates.csv``.
 """
 
 import csv
@@ -85,8 +92,8 @@ TIME_REFERENCE, LINEAR_REFERENCE = "MLPRegressor", "RidgeCV"
 
 
 # Candidates for the CV estimator's defaults (see the module's docstring), the first
-# the reference: the previous default.
-CANDIDATES = {
+# the reference: the previous default. Rounds 1-3 were fitted and judged together.
+EARLIER_ROUNDS = {
     "CV gd 200": {"solver": "gd", "max_iters": 200},
     "CV lbfgs 5-100, 3 folds": {"solver": "lbfgs", "max_iters": COUNTS, "cv": 3},
     "CV lbfgs 5-40, 3 folds": {"solver": "lbfgs", "max_iters": COUNTS[:3], "cv": 3},
@@ -98,14 +105,27 @@ CANDIDATES = {
     # The third round: the in-context layer.
     "CV lbfgs 5-100, targets + distance": IN_CONTEXT,
 }
+# The fourth round: the ablation on a path of 5 scales.
+SHORT_PATH = {"solver": "lbfgs", "max_iters": COUNTS, "attention_scales": 5}
+FOURTH_ROUND = {
+    "CV lbfgs 5-100, 5 scales": SHORT_PATH,
+    "CV lbfgs 5-100, 5 scales, targets": {**SHORT_PATH, "target_tokens": True},
+    "CV lbfgs 5-100, 5 scales, distance": {**SHORT_PATH, "attention_scores": "distance"},
+    "CV lbfgs 5-100, 5 scales, targets + distance": {**IN_CONTEXT, "attention_scales": 5},
+}
+CANDIDATES = {**EARLIER_ROUNDS, **FOURTH_ROUND}
+REFERENCE = next(iter(EARLIER_ROUNDS))
+# Each round's candidates, the reference first (round 3: rounds 1-3, one summary).
+ROUNDS = {3: list(EARLIER_ROUNDS), 4: [REFERENCE, *FOURTH_ROUND]}
 
 
-def models(choosing=False):
-    if not choosing:
+def models(round_=None):
+    """The peers and the package's models, or with ``round_`` that round's candidates."""
+    if round_ is None:
         return {**peers(), **package_models()}
     return {**peers(), **{label: make_pipeline(
-        StandardScaler(), SoftmaxAttentionRegressorCV(**params, random_state=0))
-        for label, params in CANDIDATES.items()}}
+        StandardScaler(), SoftmaxAttentionRegressorCV(**CANDIDATES[label], random_state=0))
+        for label in ROUNDS[round_]}}
 
 
 def below(by_set, linear, margin):
@@ -123,16 +143,17 @@ def time_ratio(by_set, reference):
     return statistics.median(v[1] / reference[s][1] for s, v in by_set.items())
 
 
-def verdict(results):
-    """The rule of the module's docstring, applied to a candidates summary."""
+def verdict(results, labels):
+    """The rule of the module's docstring, applied to a round's summary (``labels``: its
+    candidates, the reference first)."""
     linear, reference = results[LINEAR_REFERENCE], results[TIME_REFERENCE]
-    shortfall = {label: below(results[label], linear, 0.02) for label in CANDIDATES}
-    far = {label: below(results[label], linear, 0.05) for label in CANDIDATES}
-    first = next(iter(CANDIDATES))
-    clipped = {label: clipped_mean(results[label]) for label in CANDIDATES}
-    ratio = {label: time_ratio(results[label], reference) for label in CANDIDATES}
+    shortfall = {label: below(results[label], linear, 0.02) for label in labels}
+    far = {label: below(results[label], linear, 0.05) for label in labels}
+    first = labels[0]
+    clipped = {label: clipped_mean(results[label]) for label in labels}
+    ratio = {label: time_ratio(results[label], reference) for label in labels}
     rows, qualified = [], []
-    for label in CANDIDATES:
+    for label in labels:
         checks = [clipped[label] >= clipped[first] - 0.002,
                   len(shortfall[label]) <= len(shortfall[first]),
                   far[label] <= far[first]]
@@ -150,8 +171,8 @@ def verdict(results):
     print(f"\nThe rule's choice: {choice}")
 
 
-def summary_path(max_rows=None, candidates=False):
-    name = "panel_candidates" if candidates else "panel"
+def summary_path(max_rows=None, round_=None):
+    name = {None: "panel", 3: "panel_candidates"}.get(round_, f"panel_round{round_}")
     return RESULTS / (f"{name}.csv" if max_rows is None else f"{name}_{max_rows}.csv")
 
 
@@ -170,11 +191,11 @@ def fit_fold(model, X, y, train, test):
             "passes": recorder.passes}
 
 
-def fit(names, max_rows=None, choosing=False, only_models=None):
-    """Per set of ``names`` and model (those labelled ``only_models``, if given), the fold
-    results (cached), as summary rows."""
+def fit(names, max_rows=None, round_=None, only_models=None):
+    """Per set of ``names`` and model (of :func:`models`; those labelled ``only_models``, if
+    given), the fold results (cached), as summary rows."""
     data = load_available(names, max_rows=max_rows)
-    rows, start, labels = [], time.perf_counter(), models(choosing)
+    rows, start, labels = [], time.perf_counter(), models(round_)
     if only_models:
         unknown = sorted(set(only_models) - set(labels))
         if unknown:
@@ -245,11 +266,11 @@ def by_set(results, shapes):
     return markdown_table(["data set", "n × d", *labels], rows)
 
 
-def analyse(path, candidates=False):
-    """The tables of a summary file."""
+def analyse(path, round_=None):
+    """The tables of a summary file (with ``round_``, of that round's candidates)."""
     results, shapes = read_summary(path)
-    if candidates:
-        verdict(results)
+    if round_ is not None:
+        verdict(results, ROUNDS[round_])
         print()
     print(f"{len(shapes)} real data sets, {N_FOLDS}-fold shuffled cross-validated R² "
           f"(benchmarks/results/{path.name})\n")
@@ -269,14 +290,17 @@ def main(argv=None):
                              "tables, such as 'RidgeCV'); writes no summary")
     parser.add_argument("--candidates", action="store_true",
                         help="the candidates for the CV estimator's defaults (about an hour)")
+    parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=3,
+                        help="with --candidates: the round (3: rounds 1-3, one summary)")
     args = parser.parse_args(argv)
-    path = summary_path(args.max_rows, args.candidates)
+    round_ = args.round if args.candidates else None
+    path = summary_path(args.max_rows, round_)
     if not args.analyse:
         names = args.only.split(",") if args.only else eligible_names()
         unknown = sorted(set(names) - set(eligible_names()))
         if unknown:
             parser.error(f"not eligible sets of the registry: {', '.join(unknown)}")
-        rows = fit(names, args.max_rows, args.candidates, args.model)
+        rows = fit(names, args.max_rows, round_, args.model)
         if args.model:  # some models only: their scores, not the summary
             print(markdown_table(["data set", "model", "R²", "fit time (s)"],
                                  [[r["set"], r["model"], r["r2"], r["fit_time"]] for r in rows]))
@@ -284,7 +308,7 @@ def main(argv=None):
         if args.only:  # a part of the panel: its tables, not the summary
             path = RESULTS.parent / ".only.csv"
         write_summary(rows, path)
-    analyse(path, args.candidates)
+    analyse(path, round_)
 
 
 if __name__ == "__main__":

@@ -143,11 +143,10 @@ def test_results_folder_is_small():
     assert not any(isinstance(p, Path) and p.suffix == ".json" for p in files)
 
 
-def test_candidates_verdict_follows_the_rule(bench, monkeypatch, capsys):
+def test_candidates_verdict_follows_the_rule(bench, capsys):
     """The reference qualifies; a cheaper candidate that loses accuracy or falls below
     RidgeCV does not; one that is better and not dearer replaces the reference."""
-    monkeypatch.setattr(bench, "CANDIDATES", {"ref": {}, "cheap but worse": {},
-                                              "cheap": {}, "better": {}})
+    labels = ["ref", "cheap but worse", "cheap", "better"]
     sets = ["a", "b"]
 
     def model(r2, time):
@@ -158,9 +157,9 @@ def test_candidates_verdict_follows_the_rule(bench, monkeypatch, capsys):
                "ref": model([0.6, 0.5], [5.0, 5.0]),
                "cheap but worse": model([0.6, 0.4], [1.0, 1.0]),  # b: 0.1 below RidgeCV
                "cheap": model([0.6, 0.499], [2.0, 2.0])}
-    bench.verdict({**results, "better": model([0.6, 0.49], [9.0, 9.0])})
+    bench.verdict({**results, "better": model([0.6, 0.49], [9.0, 9.0])}, labels)
     out = capsys.readouterr().out
     assert "| cheap but worse | 0.5000 | 1 | b | 1 | no |" in out
     assert out.strip().endswith("The rule's choice: cheap")
-    bench.verdict({**results, "better": model([0.61, 0.5], [5.4, 5.4])})
+    bench.verdict({**results, "better": model([0.61, 0.5], [5.4, 5.4])}, labels)
     assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
