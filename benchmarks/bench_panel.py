@@ -64,7 +64,9 @@ linear end than RidgeCV's. A fifth round (``--round 5``), its rule written befor
 tries both options on the same path with the stricter selection ``"2se"``, and with the
 shrinkages ``(0.0, "auto")`` (one linear end fewer to choose by noise). The rules of the
 second round decide, unchanged; the reference and the peers are the fourth round's fits
-(cached: the same machine, two processes of one thread each, as these).
+(cached: the same machine, two processes of one thread each, as these). It chose the
+stricter selection: mean of max(R², 0) 0.3728 against 0.3740, the same 4 sets below RidgeCV,
+none more than 0.05 below, a median fit time of 5.0 MLPRegressor's against 5.5.
 """
 
 import csv
