@@ -253,15 +253,22 @@ def peers():
 COUNTS = (5, 15, 40, 100)
 IN_CONTEXT = {"solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
               "attention_scores": "distance"}
+# The fifth round's choice for the CV estimator's defaults (bench_panel.py --candidates
+# --round 5): the in-context layer on 5 scales, chosen by the stricter "2se" rule.
+ROUND_CHOICE = {**IN_CONTEXT, "attention_scales": 5, "selection": "2se"}
 
 
-def package_models(in_context=False):
+def package_models(in_context=False, defaults=True, round_choice=False):
     """This package's models on the panel, behind a StandardScaler: the CV estimator
-    at its defaults and, with ``in_context``, as :data:`IN_CONTEXT`."""
-    models = {"attention CV": SoftmaxAttentionRegressorCV(random_state=0)}
+    at its defaults (``defaults``), as :data:`IN_CONTEXT` (``in_context``) and as
+    :data:`ROUND_CHOICE` (``round_choice``)."""
+    models = {"attention CV": SoftmaxAttentionRegressorCV(random_state=0)} if defaults else {}
     if in_context:
         models["attention CV, in-context"] = SoftmaxAttentionRegressorCV(**IN_CONTEXT,
                                                                          random_state=0)
+    if round_choice:
+        models["attention CV, fifth round's choice"] = SoftmaxAttentionRegressorCV(
+            **ROUND_CHOICE, random_state=0)
     return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 

@@ -85,6 +85,7 @@ from _common import (
     COUNTS,
     IN_CONTEXT,
     RESULTS,
+    ROUND_CHOICE,
     Recorder,
     cached,
     candidates,
@@ -128,7 +129,7 @@ FOURTH_ROUND = {
 # The fifth round: both options, a stricter choice or one linear end fewer.
 BOTH = FOURTH_ROUND["CV lbfgs 5-100, 5 scales, targets + distance"]
 FIFTH_ROUND = {
-    "CV lbfgs 5-100, 5 scales, targets + distance, 2se": {**BOTH, "selection": "2se"},
+    "CV lbfgs 5-100, 5 scales, targets + distance, 2se": ROUND_CHOICE,
     "CV lbfgs 5-100, 5 scales, targets + distance, shrinkages 0, auto": {
         **BOTH, "shrinkages": (0.0, "auto")},
 }
