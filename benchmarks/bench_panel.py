@@ -135,10 +135,18 @@ FIFTH_ROUND = {
     "CV lbfgs 5-100, 5 scales, targets + distance, shrinkages 0, auto": {
         **BOTH, "shrinkages": (0.0, "auto")},
 }
-CANDIDATES = {**EARLIER_ROUNDS, **FOURTH_ROUND, **FIFTH_ROUND}
+# The sixth round: each point of a path from a fresh start (path_warm_start=False).
+FRESH = {"path_warm_start": False}
+SIXTH_ROUND = {
+    "CV lbfgs 5-100, 5 scales, targets + distance, 2se, fresh starts": {**ROUND_CHOICE, **FRESH},
+    "CV lbfgs 5-100, 5 scales, targets + distance, fresh starts": {**BOTH, **FRESH},
+    "CV lbfgs 5-100, 5 scales, fresh starts": {**SHORT_PATH, **FRESH},
+}
+CANDIDATES = {**EARLIER_ROUNDS, **FOURTH_ROUND, **FIFTH_ROUND, **SIXTH_ROUND}
 REFERENCE = next(iter(EARLIER_ROUNDS))
 # Each round's candidates, the reference first (round 3: rounds 1-3, one summary).
-ROUNDS = {3: list(EARLIER_ROUNDS), 4: [REFERENCE, *FOURTH_ROUND], 5: [REFERENCE, *FIFTH_ROUND]}
+ROUNDS = {3: list(EARLIER_ROUNDS), 4: [REFERENCE, *FOURTH_ROUND], 5: [REFERENCE, *FIFTH_ROUND],
+          6: [REFERENCE, *SIXTH_ROUND]}
 
 
 def models(round_=None):

@@ -193,7 +193,8 @@ def _recording_hook(on_iteration, checkpoints, problem, iterates):
 
 
 def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=None,
-                   task=None, y_ndim=1, checkpoints=None, last_max_iter=None):
+                   task=None, y_ndim=1, checkpoints=None, last_max_iter=None,
+                   warm_start=True):
     """Fit the attention layer along ascending ``scales``, each point from the last.
 
     As :func:`sklearn.linear_model.lasso_path` is to ``LassoCV``: a plain
@@ -201,7 +202,8 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
     linear limit, in closed form (:func:`linear_limit`). The first positive
     scale starts from ``(K0, V0)`` renormalized to it or, without them, from
     the initialization of ``params["init"]``; every later one from the
-    previous point renormalized to its own scale.
+    previous point renormalized to its own scale (with ``warm_start=False``,
+    from that initialization too).
 
     Parameters
     ----------
@@ -232,6 +234,9 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
     last_max_iter : int, default=None
         The iterations of the last point, if not ``params["max_iter"]``
         (the refit of a count chosen at one point of the path).
+    warm_start : bool, default=True
+        Whether each positive scale after the first starts from the previous
+        point (True) or afresh from the initialization (False).
 
     Yields
     ------
@@ -253,7 +258,7 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
             K_lin, V_lin = linear_limit(problem, point_params)
             yield PathPoint(K_lin, V_lin, 1, True, [], [(K_lin, V_lin)] * len(checkpoints))
             continue
-        if K is None:
+        if K is None or not warm_start:
             K, V = initial_params(problem, point_params, rng)
         else:
             K, V = renormalize(K, V, scale, problem.W_inv)
@@ -435,7 +440,7 @@ def _point_model(params, attributes, n_features):
 
 
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
-                 max_iters, alphas, shrinkages, task=None, stop=None):
+                 max_iters, alphas, shrinkages, task=None, stop=None, warm_start=True):
     """Validation scores (n_scales, n_max_iters, n_alphas, n_shrinkages) of one fold:
     one problem, one :func:`attention_path` per ``(alpha, shrinkage)``, each point
     run to the largest of ``max_iters`` and scored after each of them.
@@ -451,7 +456,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     of a benchmark) every point is fitted. A path that :func:`same_paths` finds
     one with an earlier path of the fold is not fitted: its scores are that
     path's. ``task`` is the fold's, for the callbacks: each fitted path is a
-    subtask of it.
+    subtask of it. ``warm_start``: as for :func:`attention_path`.
     """
     rng = check_random_state(params["random_state"])
     problem = _problem(params, X[train], Y[train], sample_weight[train], rng)
@@ -474,7 +479,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
         path = task.subtask(f"alpha={alpha:.3g}, shrinkage={_label(shrinkage)}", len(scales))
         stopped = None if stop is None else PathStop(*stop)
         points = attention_path(problem, scales, path_params, random_state=rng, task=path,
-                                y_ndim=y_ndim, checkpoints=max_iters)
+                                y_ndim=y_ndim, checkpoints=max_iters, warm_start=warm_start)
         for s, point in enumerate(points):
             r2 = np.full(len(max_iters), np.nan)
             for t, (K, V) in enumerate(point.iterates):
@@ -509,7 +514,7 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
     scale 0, is the layer's linear limit in closed form (least squares, or
     ridge regression with a ``shrinkage``), the next starts from its spectral
     factorization, and each later point is warm-started from the previous
-    one. The training problem of a fold (centering, whitening, context) is
+    one (see ``path_warm_start``). The training problem of a fold (centering, whitening, context) is
     built once and shared by all its paths. The point chosen (by default the
     smallest scale within one standard error of the best mean validation
     score) is refitted on all the data, along the same path, so where the
@@ -636,6 +641,16 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         positive scale whose validation score is higher by chance, where
         ``"1se"`` keeps to the linear limit. With few folds the standard
         error is itself noisy.
+
+    path_warm_start : bool, default=True
+        Whether each point of a path after the first positive scale starts
+        from the previous point, renormalized to its scale (True), or afresh
+        from the initialization of ``init`` (False), as the first does. Warm
+        starts suit gd, whose small steps move little from a good start.
+        L-BFGS moves far in a few iterations: along a warm path at the flat
+        scales it can leave the linear fit for points that score below it,
+        and carry them to the sharp ones. Without warm starts the points of
+        a path are independent, and the refit fits the chosen one only.
 
     max_context : int or None, default=1024
         As in :class:`SoftmaxAttentionRegressor`, whose default is 2048: the
@@ -785,6 +800,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         "cv": ["cv_object"],
         "scoring": [StrOptions(set(get_scorer_names())), callable, None],
         "selection": [StrOptions({"2se", "1se", "best"})],
+        "path_warm_start": ["boolean"],
     }
 
     def __init__(
@@ -796,6 +812,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         cv=5,
         scoring=None,
         selection="1se",
+        path_warm_start=True,
         target_tokens=False,
         attention_scores="bilinear",
         init="spectral",
@@ -822,6 +839,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.cv = cv
         self.scoring = scoring
         self.selection = selection
+        self.path_warm_start = path_warm_start
         self.target_tokens = target_tokens
         self.attention_scores = attention_scores
         self.init = init
@@ -928,7 +946,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         scores = Parallel(n_jobs=self.n_jobs)(
             delayed(_fold_scores)(params, scorer, X, Y, sample_weight, y_ndim, train, test,
                                   scales, max_iters, alphas, shrinkages, fold_task,
-                                  stop=EARLY_STOP)
+                                  stop=EARLY_STOP, warm_start=self.path_warm_start)
             for (train, test), fold_task in zip(folds, fold_tasks)
         )
         self.score_path_ = np.stack(scores, axis=-1)
@@ -951,14 +969,18 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
 
         # The refit follows the folds' path: every point before the chosen one runs
         # the largest count, as in the folds, and the chosen point its own count.
+        # Without warm starts the chosen point depends on no earlier one.
+        first = 0 if self.path_warm_start else best_scale
         params = {**self._path_params(self.n_jobs), "alpha": self.alpha_,
                   "shrinkage": self.shrinkage_}
         rng = check_random_state(self.random_state)
         problem = _problem(params, X, Y, sample_weight, rng)
         self.n_iter_, self.loss_curve_ = 0, []
-        refit = task.subtask("refit", best_scale + 1)
-        for point in attention_path(problem, scales[: best_scale + 1], params, random_state=rng,
-                                    task=refit, y_ndim=y_ndim, last_max_iter=self.max_iter_):
+        refit = task.subtask("refit", best_scale + 1 - first)
+        for point in attention_path(problem, scales[first: best_scale + 1], params,
+                                    random_state=rng, task=refit, y_ndim=y_ndim,
+                                    last_max_iter=self.max_iter_,
+                                    warm_start=self.path_warm_start):
             self.n_iter_ += point.n_iter
             self.loss_curve_ += point.loss_curve
         refit.end()

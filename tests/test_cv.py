@@ -166,6 +166,31 @@ def test_refit_follows_the_path_of_the_base_estimator(friedman, fitted):
     assert reg.n_iter_ == len(reg.loss_curve_) > 0
 
 
+def test_without_warm_starts_each_point_is_the_base_estimator_at_its_scale(small):
+    """With ``path_warm_start=False`` the points of a path are independent: each is the
+    base estimator fitted at its scale, in the folds as in the refit."""
+    X, y = small
+    params = dict(solver="lbfgs", target_tokens=True, attention_scores="distance",
+                  random_state=0)
+    problem = _cv._problem(SoftmaxAttentionRegressor(**params).get_params(), X, y[:, None],
+                           np.ones(len(y)), np.random.RandomState(0))
+    base_params = SoftmaxAttentionRegressor(max_iter=15, **params).get_params()
+    fresh = list(_cv.attention_path(problem, [0.3, 3.0], base_params, warm_start=False))
+    warm = list(_cv.attention_path(problem, [0.3, 3.0], base_params))
+    alone, = _cv.attention_path(problem, [3.0], base_params)
+    np.testing.assert_array_equal(fresh[1].K, alone.K)
+    assert not np.allclose(warm[1].K, alone.K)  # the warm start mattered here
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.3, 3.0], alphas=[0.0],
+                                      shrinkages=[0.0], max_iters=(5, 15),
+                                      path_warm_start=False, cv=3, **params).fit(X, y)
+    base = SoftmaxAttentionRegressor(reg.attention_scale_, alpha=0.0, shrinkage=0.0,
+                                     max_iter=reg.max_iter_, **params).fit(X, y)
+    assert reg.attention_scale_ == 3.0
+    np.testing.assert_allclose(reg.key_query_, base.key_query_, rtol=1e-10)
+    np.testing.assert_allclose(reg.predict(X), base.predict(X), rtol=1e-10)
+    assert reg.n_iter_ == base.n_iter_
+
+
 def test_scoring_changes_the_criterion(small):
     X, y = small
     reg = SoftmaxAttentionRegressorCV(scoring="neg_mean_absolute_error", **FAST).fit(X, y)
