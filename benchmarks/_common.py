@@ -154,11 +154,21 @@ def cache_dir():
                                Path.home() / ".cache" / "sklearn_softattn"))
 
 
+def _named(value):
+    """A parameter's value for :func:`model_key`: an estimator (alone or in a list, as a
+    pipeline's steps) by its class's name, its parameters being keys of their own (its
+    ``repr`` elides long ones, and those equal to a default)."""
+    if hasattr(value, "get_params"):
+        return type(value).__name__
+    if isinstance(value, (list, tuple)):
+        return type(value)(_named(item) for item in value)
+    return value
+
+
 def model_key(model):
-    """A short digest of a model's parameters, nested ones included (an estimator's own
-    ``repr`` elides long ones): a changed default is a new entry."""
-    params = {name: type(value).__name__ if hasattr(value, "get_params") else value
-              for name, value in model.get_params(deep=True).items()}
+    """A short digest of a model's parameters, nested ones included: a changed default
+    is a new entry, the same parameters under new defaults the same one."""
+    params = {name: _named(value) for name, value in model.get_params(deep=True).items()}
     text = type(model).__name__ + repr(sorted(params.items(), key=lambda kv: kv[0]))
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
@@ -251,7 +261,12 @@ def peers():
 # choose, and the in-context layer as the CV estimator's candidate: target tokens,
 # distance scores, L-BFGS with its count chosen among them.
 COUNTS = (5, 15, 40, 100)
-IN_CONTEXT = {"solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
+# The CV estimator's earlier defaults, the paper's layer on a warm-started gd path: the
+# reference of bench_panel.py's rounds, and what their candidates change.
+PAPER_LAYER = {"attention_scales": 8, "selection": "1se", "path_warm_start": True,
+               "target_tokens": False, "attention_scores": "bilinear", "solver": "gd",
+               "max_iters": 200}
+IN_CONTEXT = {**PAPER_LAYER, "solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
               "attention_scores": "distance"}
 # The fifth round's choice for the CV estimator's defaults (bench_panel.py --candidates
 # --round 5): the in-context layer on 5 scales, chosen by the stricter "2se" rule.
