@@ -163,3 +163,29 @@ def test_candidates_verdict_follows_the_rule(bench, capsys):
     assert out.strip().endswith("The rule's choice: cheap")
     bench.verdict({**results, "better": model([0.61, 0.5], [5.4, 5.4])}, labels)
     assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
+
+
+class _Toy:
+    """A minimal estimator whose default the test below changes."""
+
+    def __init__(self, a=1):
+        self.a = a
+
+    def get_params(self, deep=True):
+        return {"a": self.a}
+
+    def __repr__(self):  # as scikit-learn's: parameters at their defaults elided
+        return "_Toy()" if self.a == _Toy.__init__.__defaults__[0] else f"_Toy(a={self.a})"
+
+
+def test_model_key_follows_the_parameters_not_the_defaults(common, monkeypatch):
+    """A pipeline's steps are named by class: the same parameters under a changed
+    default keep their cache entry, other parameters get another."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    key = common.model_key(make_pipeline(StandardScaler(), _Toy(a=2)))
+    assert common.model_key(make_pipeline(StandardScaler(), _Toy(a=3))) != key
+    monkeypatch.setattr(_Toy.__init__, "__defaults__", (2,))
+    assert repr(_Toy(a=2)) == "_Toy()"
+    assert common.model_key(make_pipeline(StandardScaler(), _Toy(a=2))) == key
