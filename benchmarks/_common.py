@@ -273,11 +273,14 @@ IN_CONTEXT = {**PAPER_LAYER, "solver": "lbfgs", "max_iters": COUNTS, "target_tok
 ROUND_CHOICE = {**IN_CONTEXT, "attention_scales": 5, "selection": "2se"}
 
 
-def package_models(in_context=False, defaults=True, round_choice=False):
+def package_models(in_context=False, defaults=True, round_choice=False, paper_layer=False):
     """This package's models on the panel, behind a StandardScaler: the CV estimator
-    at its defaults (``defaults``), as :data:`IN_CONTEXT` (``in_context``) and as
-    :data:`ROUND_CHOICE` (``round_choice``)."""
+    at its defaults (``defaults``), as :data:`PAPER_LAYER` (``paper_layer``), as
+    :data:`IN_CONTEXT` (``in_context``) and as :data:`ROUND_CHOICE` (``round_choice``)."""
     models = {"attention CV": SoftmaxAttentionRegressorCV(random_state=0)} if defaults else {}
+    if paper_layer:
+        models["attention CV, paper's layer"] = SoftmaxAttentionRegressorCV(**PAPER_LAYER,
+                                                                           random_state=0)
     if in_context:
         models["attention CV, in-context"] = SoftmaxAttentionRegressorCV(**IN_CONTEXT,
                                                                          random_state=0)

@@ -494,7 +494,7 @@ shows the decay of `μ^m`. It cannot speak to the statistical term.
 `attention_scale`, `max_iter` (with `tol=0`) and `alpha`: a strong balance forces a rank-one
 key–query matrix for a single target, which holds the nonlinear model back, so the grid has a
 weak one too (a grid over `attention_scale` and `max_iter` alone, at `alpha=10`, tied least
-squares on friedman1). `SoftmaxAttentionRegressorCV` makes this choice along a warm-started path
+squares on friedman1). `SoftmaxAttentionRegressorCV` makes this choice along a path
 instead ([Choosing the sharpness by cross-validation](selection.md)). `MLPRegressor` (behind `StandardScaler`) and
 `HistGradientBoostingRegressor` are there for context. "gaussian linear" is
 `make_gaussian_regression(500, 10, 1, noise=0.5, random_state=0)`, where least squares is the

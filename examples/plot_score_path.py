@@ -6,7 +6,7 @@ The cross-validated score path of the sharpness
 :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV` fits the layer along a
 path of increasing ``attention_scale``, the sharpness of the softmax, for each
 fold and each ``(alpha, shrinkage)``, and keeps the smallest scale whose mean
-validation score is within one standard error of the best.
+validation score is within two standard errors of the best.
 :class:`~sklearn_softattn.ScorePathDisplay` draws that path, as
 ``LassoCV``'s path is drawn in scikit-learn's gallery: the mean validation R²
 against ``attention_scale`` (a log axis, linear up to its first positive
@@ -47,8 +47,10 @@ warnings.simplefilter("ignore", ConvergenceWarning)
 # %%
 # Fit the cross-validated estimator on both data sets
 # ---------------------------------------------------
-# The defaults: the linear limit (0) and 7 scales from 0.01 to 10,
-# ``alphas=(0,)``, ``shrinkages=(0, "auto", 10)``, 5 shuffled folds.
+# The defaults: the linear limit (0) and 4 scales from 0.01 to 10 (further
+# with distance scores, until they resolve the rows' spacing), the iteration
+# counts 5, 15 and 40, ``alphas=(0,)``, ``shrinkages=(0, "auto", 10)``, 5
+# shuffled folds.
 n_samples = 150 if QUICK else 400
 small = dict(attention_scales=5, cv=3, max_iters=30) if QUICK else {}
 datasets = {

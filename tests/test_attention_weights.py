@@ -30,8 +30,12 @@ def _data(n_samples=120, n_targets=1, dtype=np.float64):
 
 
 def _reconstructed(est, A):
-    """``predict`` rebuilt from the weights: the offset plus the weighted values."""
-    y = est.y_offset_ + A @ ((est.context_ - est.x_offset_) @ est.value_.T)
+    """``predict`` rebuilt from the weights: the offset plus the weighted values (with
+    target tokens, their target term too)."""
+    values = (est.context_ - est.x_offset_) @ est.value_.T
+    if est.target_value_ is not None:
+        values = values + (est.context_targets_ - est.y_offset_) @ est.target_value_.T
+    y = est.y_offset_ + A @ values
     return y.ravel() if np.ndim(est.coef_) == 1 else y
 
 

@@ -16,8 +16,12 @@ from sklearn_softattn.datasets import make_gaussian_regression
 
 # The one-standard-error rule, which some tests below rely on: the default ("best")
 # chooses a sharper point wherever it scores higher, however little.
+# The paper's layer on a warm-started gd path (the defaults until the in-context layer
+# with L-BFGS replaced it): the path mechanics below are shown on it.
+PAPER = dict(target_tokens=False, attention_scores="bilinear", solver="gd",
+             path_warm_start=True)
 FAST = dict(attention_scales=[0.01, 0.5, 2.0], alphas=[0.0, 10.0], shrinkages=[0.0], cv=3,
-            selection="1se", max_iters=100, random_state=0)
+            selection="1se", max_iters=100, random_state=0, **PAPER)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +74,8 @@ def test_distance_scores_path_reaches_the_rows_spacing():
         warnings.simplefilter("ignore", ConvergenceWarning)
         distance = SoftmaxAttentionRegressorCV(target_tokens=True, attention_scores="distance",
                                                **common).fit(X, y)
-        bilinear = SoftmaxAttentionRegressorCV(**common).fit(X, y)
+        bilinear = SoftmaxAttentionRegressorCV(target_tokens=False,
+                                               attention_scores="bilinear", **common).fit(X, y)
     np.testing.assert_array_equal(bilinear.attention_scales_, attention_scale_grid(4))
     # Standardized, the points are 0.01 / std apart; the nearest scores 5 below at
     # s = 2 * 5 / spacing.
@@ -154,7 +159,7 @@ def test_refit_follows_the_path_of_the_base_estimator(friedman, fitted):
     """A one-point path is the base estimator fitted at that point."""
     X, y = friedman
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.5], alphas=[1.0], shrinkages=[0.1],
-                                      cv=2, max_iters=20, random_state=0).fit(X, y)
+                                      cv=2, max_iters=20, random_state=0, **PAPER).fit(X, y)
     base = SoftmaxAttentionRegressor(0.5, alpha=1.0, shrinkage=0.1, max_iter=20,
                                      random_state=0).fit(X, y)
     np.testing.assert_allclose(reg.key_query_, base.key_query_, rtol=1e-12)
@@ -181,7 +186,7 @@ def test_without_warm_starts_each_point_is_the_base_estimator_at_its_scale(small
     np.testing.assert_array_equal(fresh[1].K, alone.K)
     assert not np.allclose(warm[1].K, alone.K)  # the warm start mattered here
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.3, 3.0], alphas=[0.0],
-                                      shrinkages=[0.0], max_iters=(5, 15),
+                                      shrinkages=[0.0], max_iters=(5, 15), selection="1se",
                                       path_warm_start=False, cv=3, **params).fit(X, y)
     base = SoftmaxAttentionRegressor(reg.attention_scale_, alpha=0.0, shrinkage=0.0,
                                      max_iter=reg.max_iter_, **params).fit(X, y)
@@ -473,7 +478,7 @@ def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear, monkeypa
     margin, count = _cv.EARLY_STOP
     assert count == 1  # (the check below is of one point)
     params = dict(attention_scales=[0.01, 3.0, 10.0, 30.0], alphas=[0.0], shrinkages=[0.0],
-                  cv=3, max_iters=30, random_state=0)
+                  cv=3, max_iters=30, random_state=0, **PAPER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         warnings.simplefilter("error", UserWarning)
@@ -512,7 +517,7 @@ def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small)
         warnings.simplefilter("ignore", ConvergenceWarning)
         reg = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], alphas=[0.0],
                                           shrinkages=[0.0], cv=2, max_iters=30,
-                                          random_state=0).fit(X, y)
+                                          random_state=0, **PAPER).fit(X, y)
     chosen = both[reg.attention_scales_.tolist().index(reg.attention_scale_)]
     np.testing.assert_array_equal(reg.key_query_, chosen.K)
     np.testing.assert_array_equal(reg.predict(X), _cv.layer_predict(
@@ -609,7 +614,7 @@ def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
     positive scale (later points warm-start from the largest count's iterate)."""
     X, y = small
     kw = dict(attention_scales=[0.0, 0.5, 2.0], alphas=[0.0], shrinkages=[0.0], cv=3,
-              tol=0, random_state=0)
+              tol=0, random_state=0, **PAPER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         both = SoftmaxAttentionRegressorCV(max_iters=[4, 25], **kw).fit(X, y)
@@ -630,7 +635,7 @@ def test_refit_runs_the_chosen_count_without_a_convergence_warning(small, monkey
     X, y = small
     monkeypatch.setattr(_cv, "choose_point", lambda path, rule: (1, 0, 0, 0))
     kw = dict(attention_scales=[0.0, 0.5], alphas=[0.0], shrinkages=[0.0], cv=2, tol=0,
-              random_state=0)
+              random_state=0, **PAPER)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         reg = SoftmaxAttentionRegressorCV(max_iters=[3, 50], **kw).fit(X, y)
@@ -683,7 +688,7 @@ def test_paths_alike_on_a_fold_are_fitted_once_and_score_as_fitted(monkeypatch):
     path's, and they are close to what fitting it would give; 1e4 acts, and is fitted."""
     X, y = make_friedman1(1500, n_features=5, noise=1.0, random_state=0)
     params = dict(attention_scales=[0.0, 0.3, 3.0], shrinkages=[0.0, 0.1, 1e4], cv=3,
-                  max_iters=30, random_state=0)
+                  max_iters=30, random_state=0, **PAPER)
     paths = []
     original = _cv.attention_path
 

@@ -11,8 +11,8 @@ from sklearn_softattn._geometry import Renormalization, change_basis, symmetric_
 from sklearn_softattn._init import isotropic_init, spectral_init
 
 VARIANTS = [
-    dict(target_tokens=True),
-    dict(attention_scores="distance"),
+    dict(target_tokens=True, attention_scores="bilinear"),
+    dict(target_tokens=False, attention_scores="distance"),
     dict(target_tokens=True, attention_scores="distance"),
 ]
 IDS = ["targets", "distance", "targets+distance"]
@@ -338,5 +338,5 @@ def test_cv_estimator_takes_the_variants(variant):
                                         solver="lbfgs", max_iters=[5, 20], random_state=0,
                                         **variant).fit(X[:100], y[:100])
     assert model.score_path_.shape == (2, 2, 1, 1, 3)
-    assert (model.target_value_ is not None) == variant.get("target_tokens", False)
+    assert (model.target_value_ is not None) == variant["target_tokens"]
     assert model.score(X[100:], y[100:]) > 0.5
