@@ -11,7 +11,7 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn import _cv
-from sklearn_softattn._cv import attention_scale_grid, choose_point
+from sklearn_softattn._cv import attention_scale_grid, choose_point, r2
 from sklearn_softattn.datasets import make_gaussian_regression
 
 # The one-standard-error rule, which some tests below rely on: the default ("best")
@@ -710,3 +710,27 @@ def test_paths_alike_on_a_fold_are_fitted_once_and_score_as_fitted(monkeypatch):
     np.testing.assert_array_equal(path[:, :, :, 1], path[:, :, :, 0])
     np.testing.assert_array_equal(path[:, :, :, [0, 2]], full[:, :, :, [0, 2]])
     np.testing.assert_allclose(path[:, :, :, 1], full[:, :, :, 1], atol=2e-3)
+
+
+@pytest.mark.parametrize("case", ["one output", "two outputs", "weights with zeros",
+                                  "constant, predicted", "constant, missed", "one constant output"])
+def test_path_r2_is_sklearns_r2_score(case):
+    from sklearn.metrics import r2_score
+
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=(30, 2) if "two" in case or "one constant" in case else 30)
+    pred = y + rng.normal(scale=0.5, size=y.shape)
+    w = rng.uniform(0.5, 2, size=30)
+    if case == "weights with zeros":
+        w[::3] = 0
+    if case.startswith("constant"):
+        y[:] = 1.5
+        pred = y.copy() if case == "constant, predicted" else pred
+    if case == "one constant output":
+        y[:, 1] = 0.0
+    assert r2(y, pred, w) == pytest.approx(r2_score(y, pred, sample_weight=w), abs=1e-12)
+
+
+def test_path_r2_is_nan_where_r2_is_not_defined():
+    assert np.isnan(r2(np.array([1.0]), np.array([2.0]), np.array([1.0])))
+    assert np.isnan(r2(np.arange(3.0), np.zeros(3), np.zeros(3)))
