@@ -84,6 +84,10 @@ saving, by at most 0.034; the reference's: ESS9GB, check_times, nlsyV by 0.36, r
 more than 0.05 below, at 4.2 times the MLP's median time against 5.2. Better by more than
 0.002 at less time, it is the rule's choice and the CV estimator's defaults now. (The
 reference and the peers were refitted in that run: two processes of one thread each.)
+
+``--ablation`` (summary ``panel_ablation.csv``) fits the defaults beside themselves with each
+option of the in-context layer off (no target tokens; bilinear scores) and both off (the
+paper's layer under the same solver, counts, path and selection), judged by no rule.
 """
 
 import csv
@@ -166,11 +170,22 @@ SEVENTH_ROUND = {
     "CV lbfgs 5-40, 5 scales, targets + distance, 2se, fresh starts": {
         **FRESH_CHOICE, "max_iters": COUNTS[:3]},
 }
-CANDIDATES = {**EARLIER_ROUNDS, **FOURTH_ROUND, **FIFTH_ROUND, **SIXTH_ROUND, **SEVENTH_ROUND}
+# The ablation of the defaults (--ablation): each option of the in-context layer off, and
+# both, the rest of the defaults as they are.
+ABLATION = {
+    "CV defaults": {},
+    "CV defaults, no target tokens": {"target_tokens": False},
+    "CV defaults, bilinear scores": {"attention_scores": "bilinear"},
+    "CV defaults, the paper's layer": {"target_tokens": False, "attention_scores": "bilinear"},
+}
+CANDIDATES = {**EARLIER_ROUNDS, **FOURTH_ROUND, **FIFTH_ROUND, **SIXTH_ROUND, **SEVENTH_ROUND,
+              **ABLATION}
 REFERENCE = next(iter(EARLIER_ROUNDS))
-# Each round's candidates, the reference first (round 3: rounds 1-3, one summary).
+# Each round's candidates, the reference first (round 3: rounds 1-3, one summary), and the
+# ablation's models, judged by no rule.
 ROUNDS = {3: list(EARLIER_ROUNDS), 4: [REFERENCE, *FOURTH_ROUND], 5: [REFERENCE, *FIFTH_ROUND],
-          6: [REFERENCE, *SIXTH_ROUND], 7: [REFERENCE, *SEVENTH_ROUND]}
+          6: [REFERENCE, *SIXTH_ROUND], 7: [REFERENCE, *SEVENTH_ROUND],
+          "ablation": list(ABLATION)}
 
 
 def models(round_=None):
@@ -226,7 +241,8 @@ def verdict(results, labels):
 
 
 def summary_path(max_rows=None, round_=None):
-    name = {None: "panel", 3: "panel_candidates"}.get(round_, f"panel_round{round_}")
+    name = {None: "panel", 3: "panel_candidates", "ablation": "panel_ablation"}.get(
+        round_, f"panel_round{round_}")
     return RESULTS / (f"{name}.csv" if max_rows is None else f"{name}_{max_rows}.csv")
 
 
@@ -323,7 +339,7 @@ def by_set(results, shapes):
 def analyse(path, round_=None):
     """The tables of a summary file (with ``round_``, of that round's candidates)."""
     results, shapes = read_summary(path)
-    if round_ is not None:
+    if isinstance(round_, int):
         verdict(results, ROUNDS[round_])
         print()
     print(f"{len(shapes)} real data sets, {N_FOLDS}-fold shuffled cross-validated R² "
@@ -344,10 +360,13 @@ def main(argv=None):
                              "tables, such as 'RidgeCV'); writes no summary")
     parser.add_argument("--candidates", action="store_true",
                         help="the candidates for the CV estimator's defaults (about an hour)")
-    parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=3,
-                        help="with --candidates: the round (3: rounds 1-3, one summary)")
+    parser.add_argument("--round", type=int, choices=[r for r in ROUNDS if r != "ablation"],
+                        default=3, help="with --candidates: the round (3: rounds 1-3, one summary)")
+    parser.add_argument("--ablation", action="store_true",
+                        help="the CV estimator's defaults with each option of the in-context "
+                             "layer off, and both (about 20 minutes on 2 cores)")
     args = parser.parse_args(argv)
-    round_ = args.round if args.candidates else None
+    round_ = "ablation" if args.ablation else args.round if args.candidates else None
     path = summary_path(args.max_rows, round_)
     if not args.analyse:
         names = args.only.split(",") if args.only else eligible_names()
