@@ -668,8 +668,11 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         starts suit gd, whose small steps move little from a good start.
         L-BFGS moves far in a few iterations: along a warm path at the flat
         scales it can leave the linear fit for points that score below it,
-        and carry them to the sharp ones. Without warm starts the points of
-        a path are independent, and the refit fits the chosen one only.
+        and carry them to the sharp ones: on 120 rows of ``sin(2 x₁) + 0.5
+        x₂`` plus noise (three uniform features), the defaults score a test
+        R² of 0.96 without warm starts and 0.43 with them. Without warm
+        starts the points of a path are independent, and the refit fits the
+        chosen one only.
 
     target_tokens : bool, default=True
         As in :class:`SoftmaxAttentionRegressor`, whose default is False:
