@@ -133,6 +133,23 @@ class _Problem:
     loss_scale: float
     context_Y: np.ndarray = None
     target_covariance: np.ndarray = None
+    fit_intercept: bool = True
+
+    @property
+    def subsampled(self):
+        """Whether the context, whose mean and covariance center and whiten the
+        features, is a subsample of the training rows."""
+        return len(self.context_X) < len(self.Xc)
+
+    @property
+    def feature_mean(self):
+        """The training rows' weighted feature mean (the context's offset plus the
+        rows' mean offset from it); the offset itself where the context is every row
+        or without an intercept (offset 0)."""
+        if not (self.subsampled and self.fit_intercept):
+            return self.x_offset
+        w = self.objective.weight
+        return self.x_offset + (w / w.sum()) @ self.Xc
 
     def ridge_strength(self, shrinkage):
         """The objective's weight of the ridge penalty for a ``shrinkage`` in
@@ -169,7 +186,9 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
     coef = V @ problem.covariance @ K.T
     if U is not None:
         coef += U @ problem.target_covariance @ K.T
-    intercept = problem.y_offset - coef @ problem.x_offset
+    # The linear limit is a linear model fitted on all the training rows, with their
+    # own means; the layer is centred on the context's.
+    intercept = problem.y_offset - coef @ (problem.feature_mean if linear else problem.x_offset)
     if linear:
         K, V = np.zeros_like(K), np.zeros_like(V)
         U = None if U is None else np.zeros_like(U)
@@ -379,11 +398,14 @@ def initial_params(problem, params, rng):
         A = problem.objective.standardize
         shrinkage = problem.ridge_strength(params["shrinkage"])
         ridge = shrinkage * (A @ A.T) if shrinkage > 0 else None
+        # Least squares on the training rows, centred at their own mean.
+        whitened = not problem.subsampled
+        Z = (problem.Xc - (problem.feature_mean - problem.x_offset)) @ W
         if distance:  # the whitened directions of the distance map: orthonormal
-            K, V = isotropic_init(problem.Xc @ W, Yc, problem.objective.weight, ridge,
-                                  W_inv @ problem.distance)
+            K, V = isotropic_init(Z, Yc, problem.objective.weight, ridge,
+                                  W_inv @ problem.distance, whitened)
         else:
-            K, V = spectral_init(problem.Xc @ W, Yc, problem.objective.weight, ridge)
+            K, V = spectral_init(Z, Yc, problem.objective.weight, ridge, whitened)
         K, V = change_basis(K, V, W)  # whitened to raw
     else:
         # The targets' root mean square per output: L₀ = mean squared norm / 2.
@@ -1249,7 +1271,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
                         context_X=context_X, distance=distance, radius=radius,
                         x_offset=x_offset, y_offset=y_offset,
                         covariance=covariance, loss_scale=loss_scale, context_Y=context_Y,
-                        target_covariance=target_covariance)
+                        target_covariance=target_covariance,
+                        fit_intercept=self.fit_intercept)
 
     def _validation_split(self, X, Y, sample_weight, rng):
         n_val = int(np.ceil(self.validation_fraction * X.shape[0]))

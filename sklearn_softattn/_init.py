@@ -3,7 +3,7 @@
 import numpy as np
 
 
-def spectral_init(Z, Yc, sample_weight, ridge=None):
+def spectral_init(Z, Yc, sample_weight, ridge=None, whitened=True):
     """Spectral initialization: a balanced factorization of least squares (or ridge).
 
     With ``M̂ = Σ_i w_i y_i z_iᵀ / Σ_i w_i`` the least-squares coefficient in
@@ -32,13 +32,16 @@ def spectral_init(Z, Yc, sample_weight, ridge=None):
     ridge : ndarray of shape (d, d) or None
         Hessian ``G`` of the ridge penalty in whitened coordinates; None for
         least squares.
+    whitened : bool, default=True
+        Whether ``Z``'s own weighted covariance is the identity (see
+        :func:`linear_coefficient`).
 
     Returns
     -------
     K0 : ndarray of shape (d, d)
     V0 : ndarray of shape (q, d)
     """
-    M = linear_coefficient(Z, Yc, sample_weight, ridge)
+    M = linear_coefficient(Z, Yc, sample_weight, ridge, whitened)
     U, s, Rt = np.linalg.svd(M, full_matrices=False)
     if not np.any(s > 0):
         return np.eye(Z.shape[1], dtype=Z.dtype), np.zeros_like(M)
@@ -46,16 +49,33 @@ def spectral_init(Z, Yc, sample_weight, ridge=None):
     return (Rt.T * root) @ Rt, (U * root) @ Rt
 
 
-def linear_coefficient(Z, Yc, sample_weight, ridge=None):
+def linear_coefficient(Z, Yc, sample_weight, ridge=None, whitened=True):
     """The least-squares (or ridge) coefficient ``M̂`` of :func:`spectral_init`,
-    in whitened coordinates, of shape (q, d)."""
-    M = (Yc.T * (sample_weight / sample_weight.sum())) @ Z
+    in whitened coordinates, of shape (q, d).
+
+    ``whitened``: the rows of ``Z`` are the ones the whitening was computed on, so
+    that their weighted second moment is the identity, and ``M̂`` is their
+    cross-moment with ``Yc``. Otherwise (whitened by a subsample, the context, of
+    these rows, and centred by the caller) least squares on all of them, ``M̂ =
+    (Σ_i w̃_i y_i z_iᵀ) (Σ_i w̃_i z_i z_iᵀ + G)⁻¹`` for the weights ``w̃`` normalized
+    to sum 1. The subsample's covariance only
+    estimates theirs: on 20 000 rows of ggplot2's ``diamonds`` (a nearly singular
+    covariance), the cross-covariance alone under a whitening of 1 024 of them
+    predicted a validation fold with R² 0.86, least squares 0.90.
+    """
+    w = sample_weight / sample_weight.sum()
+    if whitened:
+        M = (Yc.T * w) @ Z
+        if ridge is not None:
+            M = np.linalg.solve(np.eye(len(ridge), dtype=ridge.dtype) + ridge, M.T).T
+        return M
+    gram = (Z.T * w) @ Z
     if ridge is not None:
-        M = np.linalg.solve(np.eye(len(ridge), dtype=ridge.dtype) + ridge, M.T).T
-    return M
+        gram = gram + ridge
+    return np.linalg.lstsq(gram, ((Yc.T * w) @ Z).T, rcond=None)[0].T
 
 
-def isotropic_init(Z, Yc, sample_weight, ridge=None, directions=None):
+def isotropic_init(Z, Yc, sample_weight, ridge=None, directions=None, whitened=True):
     """The start of distance scores: the identity metric in whitened coordinates (the
     Mahalanobis distance), and ``V₀ = M̂`` (:func:`linear_coefficient`).
 
@@ -70,7 +90,7 @@ def isotropic_init(Z, Yc, sample_weight, ridge=None, directions=None):
     along ``M̂``'s directions.
     """
     K = np.eye(Z.shape[1], dtype=Z.dtype) if directions is None else directions @ directions.T
-    return K, linear_coefficient(Z, Yc, sample_weight, ridge)
+    return K, linear_coefficient(Z, Yc, sample_weight, ridge, whitened)
 
 
 def random_init(n_features, n_targets, target_scale, random_state, dtype=np.float64):

@@ -287,6 +287,28 @@ def test_scale_zero_is_least_squares_in_closed_form(fit_intercept, dtype, n_targ
     assert "only available for attention_scale > 0" in str(error.value.__cause__)
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("layer", [{}, {"target_tokens": True, "attention_scores": "distance"}])
+def test_scale_zero_is_least_squares_on_every_row_with_a_subsampled_context(fit_intercept,
+                                                                          layer):
+    """With more rows than ``max_context`` the context's mean and covariance center and
+    whiten the features, but the linear limit is still least squares on all the rows:
+    on correlated, shifted features a whitening of 40 of 400 rows is far from theirs."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((400, 5)) @ rng.standard_normal((5, 5)) + 3.0
+    X[:, 4] = X[:, 3] + 0.01 * rng.standard_normal(400)  # nearly collinear
+    y = X @ rng.standard_normal(5) + 0.3 * rng.standard_normal(400) + 1.0
+    w = rng.uniform(0.5, 2, len(X))
+    lin = LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=w)
+    reg = SoftmaxAttentionRegressor(0, max_context=40, fit_intercept=fit_intercept,
+                                    random_state=0, **layer).fit(X, y, sample_weight=w)
+    assert len(reg.context_) == 40
+    X_new = rng.standard_normal((50, 5)) + 3.0
+    np.testing.assert_allclose(reg.predict(X_new), lin.predict(X_new), rtol=1e-7,
+                               atol=1e-7 * np.abs(y).max())
+    np.testing.assert_allclose(reg.coef_, lin.coef_, rtol=1e-6, atol=1e-6)
+
+
 def test_auto_shrinkage_is_ridgecvs_choice():
     """shrinkage="auto" is the alpha RidgeCV chooses on standardized features: at scale 0
     the model is that RidgeCV; at a positive scale, the fit with that number."""
