@@ -811,8 +811,8 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
     0.374, with 4 sets more than 0.02 below ``RidgeCV`` as before, in a
     median 4.2 times ``MLPRegressor``'s fit time against 5.2. On
     ``make_friedman1``, ``make_friedman2`` and ``make_friedman3`` (2000
-    rows) they score a test R² of 0.974, 0.997 and 0.948, against 0.962,
-    0.980 and 0.687 (``MLPRegressor``: 0.989, 0.996 and 0.971).
+    rows) they score a test R² of 0.979, 0.997 and 0.947, against 0.967,
+    0.981 and 0.688 (``MLPRegressor``: 0.989, 0.996 and 0.971).
 
     When tuning :class:`SoftmaxAttentionRegressor` with
     :class:`~sklearn.model_selection.GridSearchCV` instead, pass
