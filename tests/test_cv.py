@@ -19,7 +19,7 @@ from sklearn_softattn.datasets import make_gaussian_regression
 # The paper's layer on a warm-started gd path (the defaults until the in-context layer
 # with L-BFGS replaced it): the path mechanics below are shown on it.
 PAPER = dict(target_tokens=False, attention_scores="bilinear", solver="gd",
-             path_warm_start=True)
+             path_warm_start=True, path_early_stop=True)
 FAST = dict(attention_scales=[0.01, 0.5, 2.0], alphas=[0.0, 10.0], shrinkages=[0.0], cv=3,
             selection="1se", max_iters=100, random_state=0, **PAPER)
 
@@ -483,7 +483,8 @@ def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear):
         warnings.simplefilter("ignore", ConvergenceWarning)
         warnings.simplefilter("error", UserWarning)
         reg = SoftmaxAttentionRegressorCV(**params).fit(X, y)
-        full = SoftmaxAttentionRegressorCV(**params, path_early_stop=False).fit(X, y).score_path_
+        full = SoftmaxAttentionRegressorCV(**{**params, "path_early_stop": False}).fit(
+            X, y).score_path_
     assert np.isfinite(full).all()  # without the stop, every point is fitted
     path = reg.score_path_
     for fold in range(3):
