@@ -783,9 +783,9 @@ n_iter_no_change, n_neighbors, fit_intercept, extrapolation
         ``path_early_stop=True``, along increasing scales, a fold's path
         stops once its validation R² has fallen more than 0.1 below its best
         so far (whatever the ``scoring``), and its sharper points are
-        skipped; a skipped point is never chosen, without a warning. On a fold where two shrinkages' paths
-        are one (see ``shrinkages``), the later one's scores are copies of the
-        earlier one's.
+        skipped; a skipped point is never chosen, without a warning. On a
+        fold where two shrinkages' paths are one (see ``shrinkages``), the
+        later one's scores are copies of the earlier one's.
 
     key_query_, value_, target_value_, context_, context_weight_, context_targets_, \
 data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
@@ -811,8 +811,8 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
     the path up to it); the linear limit costs one pass over the data, each
     later point at most ``max(max_iters)`` iterations (with
     ``path_early_stop``, a fold's path stops where its validation score has
-    clearly fallen: see ``score_path_``). Fit on standardized targets or not: scores
-    and the regularizers do not depend on the scale of ``y``.
+    clearly fallen: see ``score_path_``). Fit on standardized targets or not:
+    scores and the regularizers do not depend on the scale of ``y``.
 
     The defaults of ``attention_scales``, ``selection``, ``path_warm_start``,
     ``path_early_stop``, ``target_tokens``, ``attention_scores``, ``solver``

@@ -141,7 +141,7 @@ class _Problem:
         features, is a subsample of the training rows."""
         return len(self.context_X) < len(self.Xc)
 
-    @property
+    @cached_property
     def feature_mean(self):
         """The training rows' weighted feature mean (the context's offset plus the
         rows' mean offset from it); the offset itself where the context is every row

@@ -64,15 +64,13 @@ def linear_coefficient(Z, Yc, sample_weight, ridge=None, whitened=True):
     predicted a validation fold with R² 0.86, least squares 0.90.
     """
     w = sample_weight / sample_weight.sum()
+    M = (Yc.T * w) @ Z
     if whitened:
-        M = (Yc.T * w) @ Z
-        if ridge is not None:
-            M = np.linalg.solve(np.eye(len(ridge), dtype=ridge.dtype) + ridge, M.T).T
-        return M
-    gram = (Z.T * w) @ Z
-    if ridge is not None:
-        gram = gram + ridge
-    return np.linalg.lstsq(gram, ((Yc.T * w) @ Z).T, rcond=None)[0].T
+        if ridge is None:
+            return M
+        return np.linalg.solve(np.eye(len(ridge), dtype=ridge.dtype) + ridge, M.T).T
+    gram = (Z.T * w) @ Z if ridge is None else (Z.T * w) @ Z + ridge
+    return np.linalg.lstsq(gram, M.T, rcond=None)[0].T
 
 
 def isotropic_init(Z, Yc, sample_weight, ridge=None, directions=None, whitened=True):
