@@ -630,8 +630,9 @@ def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
                                                        both.max_iters_[t])
 
 
-def test_refit_runs_the_chosen_count_without_a_convergence_warning(small, monkeypatch):
-    """A count below the largest is a choice: the refit's last point runs it, and
+def test_refit_runs_the_chosen_count_without_a_convergence_warning(small, monkeypatch,
+                                                                    capsys):
+    """A count is a choice, the largest too: the refit's last point runs it, and
     reaching it is no failure to converge."""
     X, y = small
     monkeypatch.setattr(_cv, "choose_point", lambda path, rule: (1, 0, 0, 0))
@@ -646,9 +647,13 @@ def test_refit_runs_the_chosen_count_without_a_convergence_warning(small, monkey
     with pytest.warns(ConvergenceWarning):
         base.fit(X, y)
     np.testing.assert_allclose(reg.predict(X), base.predict(X), rtol=1e-12)
+    # The largest count is a choice too: no warning, and verbose says it may be short.
     monkeypatch.setattr(_cv, "choose_point", lambda path, rule: (1, 1, 0, 0))
-    with pytest.warns(ConvergenceWarning, match=r"maximum iterations \(50\).*max_iters"):
-        SoftmaxAttentionRegressorCV(max_iters=[3, 50], **kw).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reg = SoftmaxAttentionRegressorCV(max_iters=[3, 50], verbose=1, **kw).fit(X, y)
+    assert reg.max_iter_ == 50 and reg.n_iter_ == 1 + 50
+    assert "max_iter_=50 is the largest of max_iters" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("max_iters", [0, [], [2.5], [[3]], [3, -1], "many"])
