@@ -26,7 +26,6 @@ Set ``SOFTATTN_EXAMPLES_QUICK=1`` for a reduced run.
 """
 
 import os
-import warnings
 from pathlib import Path
 
 import matplotlib
@@ -34,7 +33,6 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from sklearn.datasets import make_friedman1
-from sklearn.exceptions import ConvergenceWarning
 
 from sklearn_softattn import ScorePathDisplay, SoftmaxAttentionRegressorCV
 from sklearn_softattn.datasets import make_gaussian_regression
@@ -42,7 +40,6 @@ from sklearn_softattn.datasets import make_gaussian_regression
 QUICK = bool(os.environ.get("SOFTATTN_EXAMPLES_QUICK"))
 # (The gallery, which sets the variable, runs the script without __file__.)
 OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT") or Path(__file__).resolve().parent)
-warnings.simplefilter("ignore", ConvergenceWarning)
 
 # %%
 # Fit the cross-validated estimator on both data sets
