@@ -39,7 +39,7 @@ from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sklearn_softattn import SoftmaxAttentionRegressorCV, _cv, _objective, _solvers
+from sklearn_softattn import SoftmaxAttentionRegressorCV, _objective, _solvers
 
 HERE = Path(__file__).resolve().parent
 REGISTRY = HERE / "datasets.csv"
@@ -167,15 +167,9 @@ def _named(value):
 
 def model_key(model):
     """A short digest of a model's parameters, nested ones included: a changed default
-    is a new entry, the same parameters under new defaults the same one. For the CV
-    estimator, the selection's sign test (``_cv.SIGN_TEST_FOLDS``) is part of the key
-    where it is on: the entries fitted before it existed are those without it."""
-    deep = model.get_params(deep=True)
-    params = {name: _named(value) for name, value in deep.items()}
+    is a new entry, the same parameters under new defaults the same one."""
+    params = {name: _named(value) for name, value in model.get_params(deep=True).items()}
     text = type(model).__name__ + repr(sorted(params.items(), key=lambda kv: kv[0]))
-    if np.isfinite(_cv.SIGN_TEST_FOLDS) and any(
-            isinstance(v, SoftmaxAttentionRegressorCV) for v in [model, *deep.values()]):
-        text += f"sign_test_folds={_cv.SIGN_TEST_FOLDS}"
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 

@@ -111,21 +111,11 @@ than 0.05 below (3.3 times); with the shrinkages (0, auto) 0.3849 and 8 sets, Gr
 (4.3 times); with both 0.3825 and 7 sets, GrowthDJ and quine newly (2.4 times). Each saving
 of time costs sets below RidgeCV.
 
-A tenth round (``--round 10``), its rule written before its fits, tries the defaults
-with the selection's sign test (``choose_point`` no longer counts as close a point that
-the best beats on every fold, with at least 5 folds) against the defaults without it,
-which every earlier round was fitted without: on 50 000 rows of ``make_friedman1`` the
-defaults chose a scale of 1, within two standard errors of the best point (a scale of 10)
-but worse on each fold, and scored R² 0.897 on fresh rows where they had scored 0.939 at
-20 000 rows. The rule is the second round's, unchanged, against the defaults: the sign
-test is kept if it is that rule's choice, and removed otherwise.
-
 ``--ablation`` (summary ``panel_ablation.csv``) fits the defaults beside themselves with each
 option of the in-context layer off (no target tokens; bilinear scores) and both off (the
 paper's layer under the same solver, counts, path and selection), judged by no rule.
 """
 
-import contextlib
 import csv
 import statistics
 import sys
@@ -136,7 +126,7 @@ from sklearn.model_selection import KFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sklearn_softattn import SoftmaxAttentionRegressorCV, _cv
+from sklearn_softattn import SoftmaxAttentionRegressorCV
 
 from _common import (
     COUNTS,
@@ -224,12 +214,6 @@ NINTH_ROUND = {
     "CV lbfgs 5-40, 5 scales, targets + distance, 2se, fresh, 3 folds, shrinkages 0, auto": {
         **EIGHTH_ROUND[EIGHTH_CHOICE], "cv": 3, "shrinkages": (0.0, "auto")},
 }
-# The tenth round: the defaults with the selection's sign test, against the defaults
-# without it. Every candidate of the earlier rounds is fitted without it, as it was.
-TENTH_ROUND = {
-    "CV lbfgs 5-40, 5 scales, targets + distance, 2se, fresh, sign test": EIGHTH_ROUND[
-        EIGHTH_CHOICE],
-}
 # The ablation of the defaults (--ablation): each option of the in-context layer off, and
 # both, the rest of the defaults as they are.
 ABLATION = {
@@ -238,16 +222,14 @@ ABLATION = {
     "CV defaults, bilinear scores": {"attention_scores": "bilinear"},
     "CV defaults, the paper's layer": {"target_tokens": False, "attention_scores": "bilinear"},
 }
-BEFORE_SIGN_TEST = {**EARLIER_ROUNDS, **FOURTH_ROUND, **FIFTH_ROUND, **SIXTH_ROUND,
-                    **SEVENTH_ROUND, **EIGHTH_ROUND, **NINTH_ROUND}
-CANDIDATES = {**BEFORE_SIGN_TEST, **TENTH_ROUND, **ABLATION}
+CANDIDATES = {**EARLIER_ROUNDS, **FOURTH_ROUND, **FIFTH_ROUND, **SIXTH_ROUND, **SEVENTH_ROUND,
+              **EIGHTH_ROUND, **NINTH_ROUND, **ABLATION}
 REFERENCE = next(iter(EARLIER_ROUNDS))
 # Each round's candidates, the reference first (round 3: rounds 1-3, one summary; round 9:
 # the defaults), and the ablation's models, judged by no rule.
 ROUNDS = {3: list(EARLIER_ROUNDS), 4: [REFERENCE, *FOURTH_ROUND], 5: [REFERENCE, *FIFTH_ROUND],
           6: [REFERENCE, *SIXTH_ROUND], 7: [REFERENCE, *SEVENTH_ROUND],
           8: [REFERENCE, SEVENTH_CHOICE, *EIGHTH_ROUND], 9: [EIGHTH_CHOICE, *NINTH_ROUND],
-          10: [EIGHTH_CHOICE, *TENTH_ROUND],
           "ablation": list(ABLATION)}
 
 
@@ -324,24 +306,6 @@ def fit_fold(model, X, y, train, test):
             "passes": recorder.passes}
 
 
-@contextlib.contextmanager
-def sign_test(on):
-    """The CV estimator's selection with its sign test (as the package has it) or, for the
-    candidates fitted before it, without it."""
-    default = _cv.SIGN_TEST_FOLDS
-    _cv.SIGN_TEST_FOLDS = default if on else np.inf
-    try:
-        yield
-    finally:
-        _cv.SIGN_TEST_FOLDS = default
-
-
-def entry_key(label, model):
-    """The digest that names the cache entries of the model labelled ``label``."""
-    with sign_test(label not in BEFORE_SIGN_TEST):
-        return model_key(model)
-
-
 def fit(names, max_rows=None, round_=None, only_models=None):
     """Per set of ``names`` and model (of :func:`models`; those labelled ``only_models``, if
     given), the fold results (cached), as summary rows."""
@@ -358,11 +322,10 @@ def fit(names, max_rows=None, round_=None, only_models=None):
         print(f"[{k + 1}/{len(data)}, {time.perf_counter() - start:.0f} s] {name} "
               f"({X.shape[0]} × {X.shape[1]})", file=sys.stderr, flush=True)
         for label, model in labels.items():
-            with sign_test(label not in BEFORE_SIGN_TEST):
-                key = f"{name}__{cap}__{entry_key(label, model)}"
-                results = [cached("panel", f"{key}__{i}",
-                                  lambda: fit_fold(model, X, y, train, test))
-                           for i, (train, test) in enumerate(folds)]
+            key = f"{name}__{cap}__{model_key(model)}"  # the digest names the model
+            results = [cached("panel", f"{key}__{i}",
+                              lambda: fit_fold(model, X, y, train, test))
+                       for i, (train, test) in enumerate(folds)]
             rows.append({"set": name, "n": X.shape[0], "d": X.shape[1], "model": label,
                          "r2": f"{np.mean([r['r2'] for r in results]):.4f}",
                          "fit_time": f"{np.mean([r['fit_time'] for r in results]):.4g}"})

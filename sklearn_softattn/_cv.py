@@ -339,11 +339,6 @@ def scorable(score_path):
     return points, folds
 
 
-# The fewest folds at which a point worse than the best on every fold is not close
-# to it in choose_point: with 5, a one-sided sign test at level 1/32.
-SIGN_TEST_FOLDS = 5
-
-
 def choose_point(score_path, selection="2se"):
     """Indices ``(scale, max_iter, alpha, shrinkage)`` of the chosen point of a score path.
 
@@ -358,12 +353,8 @@ def choose_point(score_path, selection="2se"):
     towards the linear end, not away from it. A point whose mean is below the
     best of the linear end (the first scale) is never close: a fit that fails
     on one fold widens its own standard error, and must not become the choice
-    that way. With at least :data:`SIGN_TEST_FOLDS` folds, neither is a point
-    that the best beats on every fold (a one-sided sign test at level
-    2⁻⁵ ≈ 0.03 with 5 folds, about the 0.023 of two standard errors): the
-    spread of its gaps then comes from fits that ended far apart, not from
-    noise in the folds' rows. Points and folds that could not be scored are
-    left out (see :func:`scorable`).
+    that way. Points and folds that could not be scored are left out (see
+    :func:`scorable`).
 
     Parameters
     ----------
@@ -394,11 +385,6 @@ def choose_point(score_path, selection="2se"):
     close = points & (mean >= mean[0].max()) & (
         gap.mean(axis=-1) <= n_errors * gap.std(axis=-1, ddof=1) / np.sqrt(n_folds)
     )
-    if n_folds >= SIGN_TEST_FOLDS:
-        # Worse than the best on every fold is no noise, however the gaps spread:
-        # at 50 000 rows a flatter point whose fits ended far apart on the folds
-        # was within 2 standard errors of the best, and lost to it on each fold.
-        close &= ~(gap > 0).all(axis=-1)
     scale = int(np.flatnonzero(close.reshape(len(close), -1).any(axis=1))[0])
     rest = np.where(close[scale], mean[scale], -np.inf)
     return (scale, *(int(i) for i in np.unravel_index(np.argmax(rest), rest.shape)))

@@ -192,19 +192,15 @@ def test_model_key_follows_the_parameters_not_the_defaults(common, monkeypatch):
 
 
 def test_the_defaults_are_one_model_in_the_panel_the_last_round_and_the_ablation(bench, common):
-    """The panel's CV estimator, the tenth round's candidate and the ablation's defaults
-    share their cache entries, and so do the eighth round's choice and the ninth and tenth
-    rounds' reference (the defaults without the selection's sign test): one fit each,
-    whichever table asks first."""
-    key = bench.entry_key("attention CV", common.package_models()["attention CV"])
-    round_8, round_9, round_10 = bench.models(8), bench.models(9), bench.models(10)
-    before = bench.entry_key(bench.ROUNDS[8][-1], round_8[bench.ROUNDS[8][-1]])
-    assert before != key
-    assert bench.entry_key(bench.ROUNDS[9][0], round_9[bench.ROUNDS[9][0]]) == before
-    assert len({bench.entry_key(label, round_9[label]) for label in bench.ROUNDS[9]}) == 4
-    assert [bench.entry_key(label, round_10[label]) for label in bench.ROUNDS[10]] == [
-        before, key]
+    """The panel's CV estimator, the eighth round's choice (the ninth round's reference)
+    and the ablation's defaults share their cache entries: one fit each, whichever table asks first."""
+    key = common.model_key(common.package_models()["attention CV"])
+    round_8 = bench.models(8)
+    assert common.model_key(round_8[bench.ROUNDS[8][-1]]) == key
+    round_9 = bench.models(9)
+    assert common.model_key(round_9[bench.ROUNDS[9][0]]) == key
+    assert len({common.model_key(round_9[label]) for label in bench.ROUNDS[9]}) == 4
     ablation = bench.models("ablation")
-    assert bench.entry_key("CV defaults", ablation["CV defaults"]) == key
-    assert len({bench.entry_key(label, ablation[label]) for label in bench.ABLATION}) == 4
+    assert common.model_key(ablation["CV defaults"]) == key
+    assert len({common.model_key(ablation[label]) for label in bench.ABLATION}) == 4
     assert bench.summary_path(round_="ablation").name == "panel_ablation.csv"

@@ -280,10 +280,6 @@ def test_benchmark_children_run(tmp_path):
     compare = bench.child_compare({"n": 300, "n_test": 100, "d": 5,
                                    "attention": [{"max_iter": 2}]})
     assert len(compare) == 4
-    cv_rows = bench.child_cv_rows({"n": 200, "d": 5, "n_test": 100})
-    assert [r["model"] for r in cv_rows][0] == "SoftmaxAttentionRegressorCV()"
-    assert len(cv_rows) == 3 and cv_rows[0]["rss_peak_mib"] >= cv_rows[0]["rss_base_mib"]
-    assert all(np.isfinite(r["r2"]) for r in cv_rows)
 
 
 def test_more_than_two_to_the_31_scores():
