@@ -3,12 +3,18 @@ the max_context trade-off, and fit time and R² against MLPRegressor and
 HistGradientBoostingRegressor.
 
 Run: python benchmarks/bench_scale.py [--json PATH] [--quick] [--cv] [--context-path]
+[--cv-rows N]
 
 About eight minutes on an idle 2-core machine (``--quick``: under one minute,
 smaller sizes, for checking the script itself). ``--cv`` runs only the
 comparison with other regressors, with ``SoftmaxAttentionRegressorCV`` at its
 defaults (folds on 2 workers) among them: about 25 minutes. ``--context-path``
 runs only the choice of the default ``max_context`` (below): about 40 minutes.
+``--cv-rows N`` runs only one default ``SoftmaxAttentionRegressorCV()`` fit on N
+rows of ``make_friedman1(N, n_features=10, noise=1.0)`` (its threads as by default),
+with the fit's peak memory, its predict rate on 100 000 fresh rows and its test R²,
+then MLPRegressor(max_iter=2000) behind a scaler and HistGradientBoostingRegressor
+on the same rows.
 Prints one table per part,
 then the issue's four "must show" ratios, then one line
 ``SUMMARY {...}`` with every number as JSON (also written to ``--json``).
@@ -233,8 +239,68 @@ def child_path(spec):
             "r2": r2_score(y_test, layer_predict(best[2], X_test, 2))}
 
 
+def path_summary(reg):
+    """The mean validation score of a fitted CV estimator's chosen and best points, the
+    best one's scale, and the chosen point's worst fold."""
+    import numpy as np
+
+    mean = reg.score_path_.mean(axis=-1)
+    best = np.unravel_index(np.nanargmax(mean), mean.shape)
+    chosen = (list(reg.attention_scales_).index(reg.attention_scale_),
+              list(reg.max_iters_).index(reg.max_iter_),
+              list(reg.alphas_).index(reg.alpha_), list(reg.shrinkages_).index(reg.shrinkage_))
+    return {"chosen_mean": float(mean[chosen]),
+            "chosen_worst_fold": float(reg.score_path_[chosen].min()),
+            "best_mean": float(mean[best]),
+            "best_scale": float(reg.attention_scales_[best[0]])}
+
+
+def child_cv_rows(spec):
+    """One default CV fit on n rows: time, peak memory, predict rate and test R², then
+    MLPRegressor and HistGradientBoostingRegressor on the same rows (after the peak)."""
+    import gc
+
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_softattn import SoftmaxAttentionRegressorCV
+
+    X, y = _data(spec["n"], spec["d"], 0)
+    X_test, y_test = _data(spec["n_test"], spec["d"], 1)
+    reg = SoftmaxAttentionRegressorCV(random_state=0)
+    gc.collect()
+    base = _max_rss_mib()
+    start = time.perf_counter()
+    reg.fit(X, y)
+    fit_s = time.perf_counter() - start
+    peak = _max_rss_mib()
+    start = time.perf_counter()
+    r2 = reg.score(X_test, y_test)
+    predict_s = time.perf_counter() - start
+    rows = [{"model": "SoftmaxAttentionRegressorCV()", "fit_s": fit_s, "r2": r2,
+             "rss_base_mib": base, "rss_peak_mib": peak,
+             "predict_rows_per_s": spec["n_test"] / predict_s,
+             "attention_scale_": reg.attention_scale_, "max_iter_": reg.max_iter_,
+             **path_summary(reg)}]
+    for name, model in {
+        "StandardScaler + MLPRegressor(max_iter=2000)": make_pipeline(
+            StandardScaler(), MLPRegressor(max_iter=2000, random_state=0)),
+        "HistGradientBoostingRegressor()": HistGradientBoostingRegressor(random_state=0),
+    }.items():
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(X, y)
+        rows.append({"model": name, "fit_s": time.perf_counter() - start,
+                     "r2": model.score(X_test, y_test)})
+    return rows
+
+
 CHILDREN = {"fit": child_fit, "predict": child_predict, "compare": child_compare,
-            "path": child_path}
+            "path": child_path, "cv_rows": child_cv_rows}
 
 
 def run_child(spec):
@@ -383,6 +449,9 @@ def main(argv=None):
                              "to leave the cores idle (default 120)")
     parser.add_argument("--cv", action="store_true",
                         help="only the comparison, with the cross-validated estimator")
+    parser.add_argument("--cv-rows", type=int, metavar="N",
+                        help="only one default CV fit at N rows (d=10): time, memory, "
+                             "predict rate, beside MLPRegressor and boosting")
     parser.add_argument("--context-path", action="store_true",
                         help="only the choice of max_context along the CV path")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -438,6 +507,27 @@ def main(argv=None):
               f"{load_start}, at end {_load()}.\n")
         print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
                                        "context_path": found}))
+        return
+    if args.cv_rows:
+        idle("cv_rows")
+        n_test = 1000 if args.quick else 100_000
+        print(f"## The default SoftmaxAttentionRegressorCV at n={args.cv_rows} "
+              f"(make_friedman1, d=10, test on {n_test} fresh rows, fresh process)\n")
+        rows = run_child({"task": "cv_rows", "n": args.cv_rows, "d": 10, "n_test": n_test})
+        _print_table(["model", "fit (s)", "test R²"],
+                     [[r["model"], f"{r['fit_s']:.1f}", f"{r['r2']:.4f}"] for r in rows])
+        cv = rows[0]
+        print(f"Peak memory of the CV fit's process {cv['rss_peak_mib']:.0f} MiB "
+              f"({cv['rss_peak_mib'] - cv['rss_base_mib']:.0f} above its baseline); predict "
+              f"{cv['predict_rows_per_s']:,.0f} rows/s; chosen attention_scale_="
+              f"{cv['attention_scale_']:.3g}, max_iter_={cv['max_iter_']} (mean validation "
+              f"R² {cv['chosen_mean']:.4f}, worst fold {cv['chosen_worst_fold']:.4f}; the "
+              f"best point's {cv['best_mean']:.4f}, at a scale of {cv['best_scale']:.3g}). "
+              f"Fit time / MLPRegressor's: {cv['fit_s'] / rows[1]['fit_s']:.1f}.\n")
+        print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
+              f"{load_start}, at end {_load()}.\n")
+        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
+                                       "cv_rows": rows}))
         return
     if args.cv:
         idle("compare")
