@@ -160,7 +160,6 @@ def child_predict(spec):
 def child_compare(spec):
     """Fit time and test R² of several regressors on the same data."""
     from sklearn.ensemble import HistGradientBoostingRegressor
-    from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LinearRegression
     from sklearn.neural_network import MLPRegressor
     from sklearn.pipeline import make_pipeline
@@ -187,6 +186,13 @@ def child_compare(spec):
             random_state=0
         ),
     }
+    return fit_and_score(models, X, y, X_test, y_test)
+
+
+def fit_and_score(models, X, y, X_test, y_test):
+    """Each named model's fit time and test R², fitted one after the other."""
+    from sklearn.exceptions import ConvergenceWarning
+
     rows = []
     for name, model in models.items():
         start = time.perf_counter()
@@ -261,7 +267,6 @@ def child_cv_rows(spec):
     import gc
 
     from sklearn.ensemble import HistGradientBoostingRegressor
-    from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -285,18 +290,11 @@ def child_cv_rows(spec):
              "predict_rows_per_s": spec["n_test"] / predict_s,
              "attention_scale_": reg.attention_scale_, "max_iter_": reg.max_iter_,
              **path_summary(reg)}]
-    for name, model in {
+    return rows + fit_and_score({
         "StandardScaler + MLPRegressor(max_iter=2000)": make_pipeline(
             StandardScaler(), MLPRegressor(max_iter=2000, random_state=0)),
         "HistGradientBoostingRegressor()": HistGradientBoostingRegressor(random_state=0),
-    }.items():
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            model.fit(X, y)
-        rows.append({"model": name, "fit_s": time.perf_counter() - start,
-                     "r2": model.score(X_test, y_test)})
-    return rows
+    }, X, y, X_test, y_test)
 
 
 CHILDREN = {"fit": child_fit, "predict": child_predict, "compare": child_compare,
@@ -498,15 +496,19 @@ def main(argv=None):
         busy[part] = wait_for_idle(args.max_wait)
         print(f"(cores busy with other processes before this part: {busy[part]})\n")
 
+    def finish(part, result):
+        """The end of a run of one part: its time, the load, and its summary."""
+        print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
+              f"{load_start}, at end {_load()}.\n")
+        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
+                                       part: result}))
+
     if args.context_path:
         idle("context_path")
         sizes, contexts = (([1000, 2000], [512, 1024]) if args.quick else
                            ([2000, 5000, 10_000, 20_000, 50_000], [1024, 2048, 4096, 8192]))
         found = bench_context_path(sizes, contexts, n_test=1000 if args.quick else 5000)
-        print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
-              f"{load_start}, at end {_load()}.\n")
-        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
-                                       "context_path": found}))
+        finish("context_path", found)
         return
     if args.cv_rows:
         idle("cv_rows")
@@ -524,18 +526,12 @@ def main(argv=None):
               f"R² {cv['chosen_mean']:.4f}, worst fold {cv['chosen_worst_fold']:.4f}; the "
               f"best point's {cv['best_mean']:.4f}, at a scale of {cv['best_scale']:.3g}). "
               f"Fit time / MLPRegressor's: {cv['fit_s'] / rows[1]['fit_s']:.1f}.\n")
-        print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
-              f"{load_start}, at end {_load()}.\n")
-        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
-                                       "cv_rows": rows}))
+        finish("cv_rows", rows)
         return
     if args.cv:
         idle("compare")
         compare = bench_compare(n_cmp, n_test=5000, attention=[], cv=True)
-        print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
-              f"{load_start}, at end {_load()}.\n")
-        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
-                                       "compare": compare}))
+        finish("compare", compare)
         return
     idle("fit_vs_n")
     fit = bench_fit_vs_n(sizes)
