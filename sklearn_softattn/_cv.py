@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.base import _fit_context
 from sklearn.metrics import check_scoring, get_scorer_names
-from sklearn.model_selection import KFold, check_cv
+from sklearn.model_selection import KFold, ShuffleSplit, check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
@@ -43,6 +43,10 @@ from ._geometry import (
 # The grid of attention scales when only its length is given: the linear limit
 # (0), then geometrically from nearly linear attention to a sharp, local smoother.
 SCALE_RANGE = (0.01, 10.0)
+# cv="auto": above this many rows, one shuffled hold-out of this fraction of them
+# validates the path instead of 5 folds, as HistGradientBoostingRegressor's
+# early_stopping="auto" and validation_fraction do (their values, not tuned here).
+HOLDOUT_ROWS, HOLDOUT_FRACTION = 10_000, 0.1
 # With distance scores the path goes on until a row's nearest distinct neighbour, at
 # the median spacing, scores this much below the row's own position (weight e⁻⁵ ≈
 # 0.7%): nearest-neighbour regression (see :func:`neighbour_sharpness`).
@@ -141,9 +145,16 @@ def inner_folds(cv, X, y, sample_weight, random_state):
     An int (or None, 5) is ``KFold(cv, shuffle=True, random_state=random_state)``:
     a local smoother's validation folds must be drawn at random, since a
     block of rows sorted by some feature has no neighbours left in training.
+    ``"auto"`` is 5 such folds up to :data:`HOLDOUT_ROWS` rows, and above
+    them one shuffled hold-out of :data:`HOLDOUT_FRACTION` of the rows.
     A splitter or an iterable is used as given.
     """
     n_samples = X.shape[0]
+    if isinstance(cv, str):  # "auto", the only string the parameter's check lets by
+        if n_samples <= HOLDOUT_ROWS:
+            cv = 5
+        else:
+            cv = ShuffleSplit(1, test_size=HOLDOUT_FRACTION, random_state=random_state)
     if cv is None or isinstance(cv, Integral):
         n_splits = 5 if cv is None else cv
         if n_splits > n_samples:
@@ -154,9 +165,9 @@ def inner_folds(cv, X, y, sample_weight, random_state):
         folds = list(check_cv(cv, y).split(X, y))
     except ValueError as error:  # a splitter asking for more folds than rows, say
         raise ValueError(f"cv={cv!r} cannot split n_samples={n_samples}: {error}") from error
-    if len(folds) < 2:
-        raise ValueError(f"cv gives {len(folds)} fold(s); at least 2 are needed to compare "
-                         "points of the path.")
+    if not folds:
+        raise ValueError("cv gives no fold; at least one is needed to compare the points "
+                         "of the path.")
     for k, (train, _) in enumerate(folds):
         positive = np.count_nonzero(sample_weight[train] > 0)
         if positive < 2:
@@ -354,7 +365,8 @@ def choose_point(score_path, selection="2se"):
     best of the linear end (the first scale) is never close: a fit that fails
     on one fold widens its own standard error, and must not become the choice
     that way. Points and folds that could not be scored are left out (see
-    :func:`scorable`).
+    :func:`scorable`). With a single fold there are no standard errors, and
+    every selection is ``"best"``.
 
     Parameters
     ----------
@@ -630,7 +642,7 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         validation score was still rising, and a longer ``max_iters`` may
         score better (``verbose`` says so). An int: that count only.
 
-    cv : int, cross-validation generator or iterable, default=5
+    cv : int, "auto", cross-validation generator or iterable, default=5
         Folds. An int (or None, 5) is
         ``KFold(cv, shuffle=True, random_state=random_state)``: shuffled, as
         the internal validation splits of ``HistGradientBoostingRegressor``
@@ -640,7 +652,13 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         badly there, and the choice falls back to the linear end. With
         ``random_state=None`` the folds then differ from fit to fit. A
         splitter or an iterable is used as given (pass ``KFold(5)`` for
-        blocks of the row order). At least 2 folds, each leaving at least 2
+        blocks of the row order). ``"auto"``: 5 such folds up to 10 000 rows;
+        above them one shuffled hold-out of 10% of the rows, where
+        ``HistGradientBoostingRegressor`` validates its early stopping by
+        default, so that each point of the path is fitted once on 90% of the
+        rows instead of five times on 80%. A single split has no
+        fold-to-fold spread to take standard errors from: its best point is
+        chosen, whatever ``selection``. Every split must leave at least 2
         training rows of positive weight.
 
     scoring : str, callable or None, default=None
@@ -858,7 +876,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         "max_iters": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "alphas": ["array-like"],
         "shrinkages": ["array-like"],
-        "cv": ["cv_object"],
+        "cv": ["cv_object", StrOptions({"auto"})],
         "scoring": [StrOptions(set(get_scorer_names())), callable, None],
         "selection": [StrOptions({"2se", "1se", "best"})],
         "path_warm_start": ["boolean"],

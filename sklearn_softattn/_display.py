@@ -177,8 +177,8 @@ class ScorePathDisplay:
         else:
             ax.set_xscale("log")
         n_folds = self.scores.shape[-1]
-        ax.set(xlabel="attention_scale",
-               ylabel=f"validation {self.score_name}, mean of {n_folds} folds")
+        folds = "one split" if n_folds == 1 else f"mean of {n_folds} folds"
+        ax.set(xlabel="attention_scale", ylabel=f"validation {self.score_name}, {folds}")
         ax.legend(fontsize=8)
         self.ax_, self.figure_ = ax, ax.figure
         return self

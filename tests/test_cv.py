@@ -5,13 +5,19 @@ import pytest
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
-from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut, cross_val_score
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+    LeaveOneOut,
+    ShuffleSplit,
+    cross_val_score,
+)
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn import _cv
-from sklearn_softattn._cv import attention_scale_grid, choose_point, r2
+from sklearn_softattn._cv import attention_scale_grid, choose_point, inner_folds, r2
 from sklearn_softattn.datasets import make_gaussian_regression
 
 # The one-standard-error rule, which some tests below rely on: the default ("best")
@@ -324,13 +330,35 @@ def test_int_cv_is_shuffled_and_seeded_a_splitter_is_used_as_given(small):
     (1, None, "'cv' parameter"),  # fewer than two folds
     (11, None, "cv=11 asks for 11 folds of n_samples=10"),
     (KFold(11), None, r"cv=KFold\(.*\) cannot split n_samples=10"),
-    ([(np.arange(5), np.arange(5, 10))], None, "cv gives 1 fold"),
+    ([], None, "cv gives no fold"),
     (KFold(2), [0, 0, 0, 0, 1, 1, 1, 1, 1, 1], "cv: fold 1 leaves 1 training row"),
 ])
 def test_bad_folds_are_rejected(cv, weights, match):
     X, y = make_friedman1(10, n_features=5, random_state=0)
     with pytest.raises(ValueError, match=match):
         SoftmaxAttentionRegressorCV(**dict(FAST, cv=cv)).fit(X, y, sample_weight=weights)
+
+
+def test_auto_folds_are_five_then_one_hold_out(monkeypatch):
+    X, y = make_friedman1(60, n_features=5, random_state=0)
+    weights = np.ones(60)
+    five = inner_folds(5, X, y, weights, 0)
+    assert all(np.array_equal(a, b) for fa, fb in zip(inner_folds("auto", X, y, weights, 0), five)
+               for a, b in zip(fa, fb))
+    monkeypatch.setattr(_cv, "HOLDOUT_ROWS", 59)
+    ((train, test),) = inner_folds("auto", X, y, weights, 0)
+    assert len(test) == 6 and np.array_equal(np.sort(np.r_[train, test]), np.arange(60))
+    assert not np.array_equal(test, np.arange(54, 60))  # shuffled, not the last rows
+
+
+def test_one_split_chooses_the_best_point(small):
+    X, y = small
+    holdout = ShuffleSplit(1, test_size=0.25, random_state=0)
+    reg = SoftmaxAttentionRegressorCV(**dict(FAST, cv=holdout, selection="2se")).fit(X, y)
+    assert reg.score_path_.shape[-1] == 1
+    best = np.unravel_index(np.argmax(reg.score_path_[..., 0]), reg.score_path_.shape[:-1])
+    assert (reg.attention_scale_, reg.alpha_) == (reg.attention_scales_[best[0]],
+                                                   reg.alphas_[best[2]])
 
 
 def test_an_unscorable_fold_is_left_out_with_a_warning():
