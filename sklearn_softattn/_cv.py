@@ -658,8 +658,14 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         default, so that each point of the path is fitted once on 90% of the
         rows instead of five times on 80%. A single split has no
         fold-to-fold spread to take standard errors from: its best point is
-        chosen, whatever ``selection``. Every split must leave at least 2
-        training rows of positive weight.
+        chosen, whatever ``selection``. On eleven fits of 17 800-100 000
+        rows (``benchmarks/bench_validation.py``) ``"auto"`` took a median
+        0.28 of five folds' time, chose the best point of ``make_friedman1``
+        at 50 000 and 100 000 rows where the 2se rule on five folds did not
+        (test R² 0.938 and 0.940 against 0.897 and 0.903), and the linear end
+        of ggplot2's ``diamonds``, whose five folds' mean chose a scale of 100
+        (0.923 against 0.960): one split's scores are noisier. Every split
+        must leave at least 2 training rows of positive weight.
 
     scoring : str, callable or None, default=None
         Validation score, as in :func:`sklearn.metrics.check_scoring`;
