@@ -8,6 +8,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import ShuffleSplit
 
 from sklearn_softattn import (
     ScorePathDisplay,
@@ -98,6 +99,12 @@ def test_score_name_follows_scoring(fitted):
     assert "negative mean squared error" in display.ax_.get_ylabel()
     display = ScorePathDisplay.from_estimator(est, score_name="MSE")
     assert "MSE" in display.ax_.get_ylabel()
+
+
+def test_one_split_is_named_as_such(fitted):
+    est = clone(fitted).set_params(cv=ShuffleSplit(1, test_size=0.25, random_state=0))
+    est.fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
+    assert ScorePathDisplay.from_estimator(est).ax_.get_ylabel() == "validation R², one split"
 
 
 def test_labels_name_the_parameters_that_vary(fitted):
