@@ -136,6 +136,16 @@ def test_readme_table_is_the_summary_files(bench, capsys):
     assert block and block.group(1).strip() in printed
 
 
+def test_the_1500_row_page_is_its_summary_file(bench, capsys):
+    bench.main(["--analyse", "--max-rows", "1500"])
+    printed = capsys.readouterr().out
+    page = (ROOT / "doc" / "user_guide" / "panel_1500.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- panel: written by python benchmarks/bench_panel.py --max-rows 1500 "
+                      r"--analyse -->\n(.*?)<!-- end of panel -->", page, re.S)
+    assert block and block.group(1).strip() in printed
+    assert "| attention CV | 166 | -0.771 | 0.408 |" in printed  # the numbers the README quotes
+
+
 def test_results_folder_is_small():
     files = [p for p in (ROOT / "benchmarks" / "results").rglob("*") if p.is_file()]
     assert sum(p.stat().st_size for p in files) < 3 * 2**20
