@@ -1,5 +1,5 @@
 """What the benchmark scripts share: the data registry and its loader, the cache of
-fitted results, the peer models, the pass counter and Markdown tables.
+fitted results, the peer models and their timed fit, the pass counter and Markdown tables.
 
 Every script in this folder imports this module (it sits beside them); no script
 imports another.
@@ -322,6 +322,22 @@ class Recorder:
     def passes_to(self, target):
         """Passes at the first iteration whose loss is at most ``target`` ("-": never)."""
         return next((p for loss, p in self.curve if loss <= target), "-")
+
+
+def timed_fit(model, X, y, X_test, y_test):
+    """``(seconds, test R²)`` of one fit of ``model``, its ConvergenceWarning silenced (a
+    peer stopping at its ``max_iter`` is measured as it is)."""
+    import time
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        model.fit(X, y)
+        seconds = time.perf_counter() - start
+    return seconds, model.score(X_test, y_test)
 
 
 # ---------------------------------------------------------------- tables

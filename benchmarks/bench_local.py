@@ -45,7 +45,7 @@ import json
 import time
 import warnings
 
-from _common import IN_CONTEXT, load_available, peers
+from _common import IN_CONTEXT, load_available, peers, timed_fit
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
@@ -153,13 +153,8 @@ def large(k):
     print("| set | model | fit (s) | test R² |\n|---|---|---|---|")
     for name, (X, y, X_test, y_test) in sets.items():
         for label, model in models.items():
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                start = time.perf_counter()
-                model.fit(X, y)
-                seconds = time.perf_counter() - start
-            print(f"| {name} | {label} | {seconds:.1f} | {model.score(X_test, y_test):.4f} |",
-                  flush=True)
+            seconds, r2 = timed_fit(model, X, y, X_test, y_test)
+            print(f"| {name} | {label} | {seconds:.1f} | {r2:.4f} |", flush=True)
 
 
 def main():

@@ -66,7 +66,7 @@ import tempfile
 import time
 import warnings
 
-from _common import markdown_table, script_parser
+from _common import markdown_table, script_parser, timed_fit
 
 # 1-minute load above which the timings are flagged as taken on a busy machine.
 BUSY_LOAD = 1.0
@@ -191,16 +191,10 @@ def child_compare(spec):
 
 def fit_and_score(models, X, y, X_test, y_test):
     """Each named model's fit time and test R², fitted one after the other."""
-    from sklearn.exceptions import ConvergenceWarning
-
     rows = []
     for name, model in models.items():
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            model.fit(X, y)
-        seconds = time.perf_counter() - start
-        rows.append({"model": name, "fit_s": seconds, "r2": model.score(X_test, y_test)})
+        seconds, r2 = timed_fit(model, X, y, X_test, y_test)
+        rows.append({"model": name, "fit_s": seconds, "r2": r2})
     return rows
 
 

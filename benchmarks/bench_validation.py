@@ -46,13 +46,10 @@ seven fits, a better one on friedman1 at 50 000 and 100 000 rows (0.938 and
 
 import csv
 import json
-import time
-import warnings
 
 import numpy as np
-from _common import RESULTS, load_available, markdown_table, peers, script_parser
+from _common import RESULTS, load_available, markdown_table, peers, script_parser, timed_fit
 from sklearn.datasets import make_friedman1
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -85,15 +82,6 @@ def models():
     return {**ours, **{label: model for label, model in peers().items() if label in PEERS}}
 
 
-def fit_and_score(model, X, y, X_test, y_test):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        start = time.perf_counter()
-        model.fit(X, y)
-        seconds = time.perf_counter() - start
-    return {"seconds": seconds, "r2": model.score(X_test, y_test)}
-
-
 def verdict(rows):
     """The rule's three numbers and whether ``cv="auto"`` passes it."""
     gain = np.array([r["cv='auto'"]["r2"] - r["cv=5"]["r2"] for r in rows])
@@ -112,7 +100,8 @@ def main():
     for name, (X, y, X_test, y_test) in data_sets(args.quick).items():
         row = {"set": name, "n": len(y), "d": X.shape[1]}
         for label, model in models().items():
-            row[label] = fit_and_score(model, X, y, X_test, y_test)
+            seconds, r2 = timed_fit(model, X, y, X_test, y_test)
+            row[label] = {"seconds": seconds, "r2": r2}
             print(f"{name}: {label} {row[label]['seconds']:.1f} s, R² {row[label]['r2']:.4f}",
                   flush=True)
         rows.append(row)
