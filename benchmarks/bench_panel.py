@@ -421,7 +421,8 @@ def main(argv=None):
                         default=3, help="with --candidates: the round (3: rounds 1-3, one summary)")
     parser.add_argument("--ablation", action="store_true",
                         help="the CV estimator's defaults with each option of the in-context "
-                             "layer off, and both (about 20 minutes on 2 cores)")
+                             "layer off, and both (about 20 minutes on 2 cores; at "
+                             "--max-rows 1500 about an hour)")
     args = parser.parse_args(argv)
     round_ = "ablation" if args.ablation else args.round if args.candidates else None
     path = summary_path(args.max_rows, round_)

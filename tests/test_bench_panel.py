@@ -136,14 +136,17 @@ def test_readme_table_is_the_summary_files(bench, capsys):
     assert block and block.group(1).strip() in printed
 
 
-def test_the_1500_row_page_is_its_summary_file(bench, capsys):
-    bench.main(["--analyse", "--max-rows", "1500"])
+@pytest.mark.parametrize("name, options", [("panel", []), ("ablation", ["--ablation"])])
+def test_the_1500_row_page_is_its_summary_files(bench, capsys, name, options):
+    bench.main(["--analyse", "--max-rows", "1500", *options])
     printed = capsys.readouterr().out
     page = (ROOT / "doc" / "user_guide" / "panel_1500.md").read_text(encoding="utf-8")
-    block = re.search(r"<!-- panel: written by python benchmarks/bench_panel.py --max-rows 1500 "
-                      r"--analyse -->\n(.*?)<!-- end of panel -->", page, re.S)
+    command = " ".join(["python benchmarks/bench_panel.py", *options, "--max-rows 1500 --analyse"])
+    block = re.search(f"<!-- {name}: written by {re.escape(command)} -->\n(.*?)"
+                      f"<!-- end of {name} -->", page, re.S)
     assert block and block.group(1).strip() in printed
-    assert "| attention CV | 166 | -0.771 | 0.408 |" in printed  # the numbers the README quotes
+    # The numbers the README quotes.
+    assert ("| attention CV | 166 | -0.771 | 0.408 |" in printed) == (name == "panel")
 
 
 def test_results_folder_is_small():
