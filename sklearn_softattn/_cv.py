@@ -51,9 +51,15 @@ HOLDOUT_ROWS, HOLDOUT_FRACTION = 10_000, 0.1
 # the median spacing, scores this much below the row's own position (weight e⁻⁵ ≈
 # 0.7%): nearest-neighbour regression (see :func:`neighbour_sharpness`).
 NEIGHBOUR_MARGIN = 5.0
+# attention_scales="auto": the linear limit and one start, from which the solver learns
+# the sharpness. With distance scores the start is the sharpness at which that
+# neighbour scores this much below the row's own position (weight e^-0.5 ≈ 0.61 of the
+# row's own), a tenth of the sharpest scale above: a smoother over a few neighbours.
+# With bilinear scores, which have no spacing to resolve, the start is AUTO_BILINEAR.
+START_MARGIN, AUTO_BILINEAR = 0.5, 1.0
 
 
-def neighbour_sharpness(X, sample_weight):
+def neighbour_sharpness(X, sample_weight, margin=NEIGHBOUR_MARGIN):
     """The attention scale at which distance scores resolve the rows' spacing.
 
     Under the isotropic metric in whitened coordinates (``K = s I / √r``, of
@@ -61,22 +67,25 @@ def neighbour_sharpness(X, sample_weight):
     distance ``h²`` scores ``s h² / (2 √r)`` below one at the query's own position.
     With ``h²`` the median spacing of :func:`~sklearn_softattn._geometry.neighbour_spacing`
     in the coordinates of :func:`~sklearn_softattn._geometry.distance_map`,
-    this is the ``s`` at which that score is :data:`NEIGHBOUR_MARGIN`. NaN if no two
-    rows differ.
+    this is the ``s`` at which that score is ``margin``. NaN if no two rows differ.
     """
     X, _, sample_weight = _positive_rows(X, X[:, :0], sample_weight, 2)
     Xc = X - np.average(X, axis=0, weights=sample_weight)
     P = distance_map(weighted_covariance(Xc, sample_weight))
     spacing = neighbour_spacing(Xc @ P, sample_weight)
-    return 2 * NEIGHBOUR_MARGIN * np.sqrt(P.shape[1]) / spacing if spacing > 0 else np.nan
+    return 2 * margin * np.sqrt(P.shape[1]) / spacing if spacing > 0 else np.nan
 
 
-def attention_scale_grid(attention_scales, sharpest=np.nan):
-    """The ascending grid of attention scales: a count, or the values themselves.
+def attention_scale_grid(attention_scales, sharpest=np.nan, start=AUTO_BILINEAR):
+    """The ascending grid of attention scales: a count, ``"auto"``, or the values.
 
     A count gives 0, then ``attention_scales - 1`` values spaced geometrically over
     :data:`SCALE_RANGE`, continued at the same ratio until they reach ``sharpest``
-    (if larger: :func:`neighbour_sharpness` for distance scores)."""
+    (if larger: :func:`neighbour_sharpness` for distance scores). ``"auto"`` gives
+    0 and ``start`` (:func:`neighbour_sharpness` at :data:`START_MARGIN` for
+    distance scores; 1 where it is NaN)."""
+    if isinstance(attention_scales, str):  # "auto", the only string the check lets by
+        return np.array([0.0, start if np.isfinite(start) else AUTO_BILINEAR])
     if isinstance(attention_scales, Integral):
         scales = np.geomspace(*SCALE_RANGE, num=attention_scales - 1)
         if len(scales) > 1 and sharpest > scales[-1]:
@@ -132,6 +141,19 @@ def shrinkage_grid(values):
     if numbers:
         penalty_grid(numbers, "shrinkages")  # checks them
     return np.array([v if isinstance(v, str) else float(v) for v in items], dtype=object)
+
+
+def attention_path_mask(shrinkages, attention_shrinkages):
+    """Which of the checked ``shrinkages`` have paths past the linear limit: those in
+    ``attention_shrinkages`` (all of them if None), each of which must be one of them."""
+    if attention_shrinkages is None:
+        return np.ones(len(shrinkages), dtype=bool)
+    chosen = shrinkage_grid(attention_shrinkages)
+    unknown = [v for v in chosen if not any(v == r for r in shrinkages)]
+    if unknown:
+        raise ValueError(f"attention_shrinkages must be among shrinkages={list(shrinkages)}; "
+                         f"{unknown} are not.")
+    return np.array([any(r == v for v in chosen) for r in shrinkages])
 
 
 def _label(value):
@@ -419,7 +441,7 @@ def same_paths(predictions, groups, sample_weight=None, tolerance=0.0):
     predictions : list of ndarray of shape (n_samples,) or (n_samples, n_targets)
         Each path's linear limit's predictions at the fold's training rows.
     groups : list
-        Each path's group (its ``alpha``): only paths of one group can be one.
+        Each path's group (its ``alpha``, say): only paths of one group can be one.
     sample_weight : ndarray of shape (n_samples,), default=None
         Weights of the rows in the differences.
     tolerance : float, default=0.0
@@ -468,10 +490,14 @@ def _point_model(params, attributes, n_features):
 
 
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
-                 max_iters, alphas, shrinkages, task=None, stop=None, warm_start=True):
+                 max_iters, alphas, shrinkages, task=None, stop=None, warm_start=True,
+                 attention_paths=None):
     """Validation scores (n_scales, n_max_iters, n_alphas, n_shrinkages) of one fold:
     one problem, one :func:`attention_path` per ``(alpha, shrinkage)``, each point
-    run to the largest of ``max_iters`` and scored after each of them.
+    run to the largest of ``max_iters`` and scored after each of them. A shrinkage
+    whose entry of ``attention_paths`` (bool per shrinkage; None: all True) is False
+    has its path end at its linear limit (scale 0), its other points
+    :data:`SKIPPED`.
 
     ``params`` are :class:`SoftmaxAttentionRegressor`'s (each path's
     ``alpha`` and ``shrinkage`` its own); ``scorer`` is a scorer, called with
@@ -492,21 +518,28 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     w_test = sample_weight[test]
     task = Task(None, None) if task is None else task
     scores = np.full((len(scales), len(max_iters), len(alphas), len(shrinkages)), SKIPPED)
+    if attention_paths is None:
+        attention_paths = np.ones(len(shrinkages), dtype=bool)
     paths = list(product(enumerate(alphas), enumerate(shrinkages)))
+    # Only paths of one alpha that both go past their linear limits (or both do not)
+    # can be one.
     fitted_as = same_paths(
         [_linear_predictions(problem, {**params, "alpha": alpha, "shrinkage": shrinkage},
                              X[train], y_ndim)
          for (_, alpha), (_, shrinkage) in paths],
-        [a for (a, _), _ in paths], sample_weight[train], SAME_PATH)
+        [(a, attention_paths[r]) for (a, _), (r, _) in paths], sample_weight[train],
+        SAME_PATH)
     for p, ((a, alpha), (r, shrinkage)) in enumerate(paths):
         if fitted_as[p] != p:  # one path with an earlier one: its scores are that one's
             (a_as, _), (r_as, _) = paths[fitted_as[p]]
             scores[..., a, r] = scores[..., a_as, r_as]
             continue
         path_params = {**params, "alpha": alpha, "shrinkage": shrinkage}
-        path = task.subtask(f"alpha={alpha:.3g}, shrinkage={_label(shrinkage)}", len(scales))
+        path_scales = scales if attention_paths[r] else scales[:int(scales[0] == 0)]
+        path = task.subtask(f"alpha={alpha:.3g}, shrinkage={_label(shrinkage)}",
+                            len(path_scales))
         stopped = None if stop is None else PathStop(*stop)
-        points = attention_path(problem, scales, path_params, random_state=rng, task=path,
+        points = attention_path(problem, path_scales, path_params, random_state=rng, task=path,
                                 y_ndim=y_ndim, checkpoints=max_iters, warm_start=warm_start)
         for s, point in enumerate(points):
             r2s = np.full(len(max_iters), np.nan)
@@ -573,7 +606,14 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         scores R² 0.68 at a sharpness of 10⁴. The folds' paths stop early
         once the validation score falls, so the longer path costs little
         where sharp attention does not pay. An array: the values themselves
-        (non-negative), fitted in increasing order.
+        (non-negative), fitted in increasing order. ``"auto"``: 0 and one
+        start, from which with ``renormalize=False`` the solver learns the
+        sharpness as well, as metric learning for kernel regression learns its
+        metric's scale: with distance scores, the isotropic metric under which a
+        row's nearest distinct neighbour, at the median such distance, scores
+        0.5 below the row's own position (weight e^-0.5, a tenth of the
+        sharpest scale above: a smoother over a few neighbours); with bilinear
+        scores, 1.
 
     alphas : array-like of shape (n_alphas,), default=(0.0,)
         Strengths of the balancing regularizer to try (only the first with
@@ -627,6 +667,12 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         ``max_iter=100`` at 0.74 of the passes, lost 0.007-0.082 R² on each
         of eight nonlinear synthetic fits, which that panel cannot show;
         three paths matched four there within 0.001.)
+
+    attention_shrinkages : array-like or None, default=None
+        The shrinkages, among ``shrinkages``, whose paths go on past the linear
+        limit; each of the others is tried at its linear limit only, in closed
+        form, which costs a pass over a fold's rows where each point past it
+        costs up to ``max(max_iters)`` iterations. None: all of them.
 
     max_iters : int or array-like of shape (n_max_iters,), default=(5, 15, 40)
         Iteration counts of the solver to try at every point of the path, a
@@ -878,10 +924,12 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             if name not in ("attention_scale", "alpha", "shrinkage", "max_iter",
                             "early_stopping", "validation_fraction", "warm_start")
         },
-        "attention_scales": [Interval(Integral, 1, None, closed="left"), "array-like"],
+        "attention_scales": [Interval(Integral, 1, None, closed="left"), "array-like",
+                             StrOptions({"auto"})],
         "max_iters": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "alphas": ["array-like"],
         "shrinkages": ["array-like"],
+        "attention_shrinkages": ["array-like", None],
         "cv": ["cv_object", StrOptions({"auto"})],
         "scoring": [StrOptions(set(get_scorer_names())), callable, None],
         "selection": [StrOptions({"2se", "1se", "best"})],
@@ -895,6 +943,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         alphas=(0.0,),
         shrinkages=(0.0, "auto", 10.0),
         *,
+        attention_shrinkages=None,
         cv=5,
         scoring=None,
         selection="2se",
@@ -923,6 +972,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.attention_scales = attention_scales
         self.alphas = alphas
         self.shrinkages = shrinkages
+        self.attention_shrinkages = attention_shrinkages
         self.cv = cv
         self.scoring = scoring
         self.selection = selection
@@ -974,14 +1024,19 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
 
     def _grid(self, X, sample_weight):
         """The checked grid: the scales and the iteration counts (ascending), the
-        alphas (only the first without a balancing regularizer) and the shrinkages."""
+        alphas (only the first without a balancing regularizer) and the shrinkages,
+        and which shrinkages have paths past the linear limit."""
         alphas = penalty_grid(self.alphas, "alphas")
-        sharpest = (neighbour_sharpness(X, sample_weight) if self.attention_scores == "distance"
-                    and isinstance(self.attention_scales, Integral) else np.nan)
-        return (attention_scale_grid(self.attention_scales, sharpest),
+        shrinkages = shrinkage_grid(self.shrinkages)
+        sharpest = start = np.nan
+        if self.attention_scores == "distance" and isinstance(self.attention_scales, str):
+            start = neighbour_sharpness(X, sample_weight, START_MARGIN)
+        elif self.attention_scores == "distance" and isinstance(self.attention_scales, Integral):
+            sharpest = neighbour_sharpness(X, sample_weight)
+        return (attention_scale_grid(self.attention_scales, sharpest, start),
                 max_iter_grid(self.max_iters),
                 alphas if self.regularization is not None else alphas[:1],
-                shrinkage_grid(self.shrinkages))
+                shrinkages, attention_path_mask(shrinkages, self.attention_shrinkages))
 
     def _path_params(self, n_jobs=None):
         """The parameters of :class:`SoftmaxAttentionRegressor` that the paths share
@@ -1017,7 +1072,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
-        scales, max_iters, alphas, shrinkages = self._grid(X, sample_weight)
+        scales, max_iters, alphas, shrinkages, attention_paths = self._grid(X, sample_weight)
         y_split = Y[:, 0] if y_ndim == 1 else Y
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)
@@ -1035,7 +1090,8 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             delayed(_fold_scores)(params, scorer, X, Y, sample_weight, y_ndim, train, test,
                                   scales, max_iters, alphas, shrinkages, fold_task,
                                   stop=EARLY_STOP if self.path_early_stop else None,
-                                  warm_start=self.path_warm_start)
+                                  warm_start=self.path_warm_start,
+                                  attention_paths=attention_paths)
             for (train, test), fold_task in zip(folds, fold_tasks)
         )
         self.score_path_ = np.stack(scores, axis=-1)

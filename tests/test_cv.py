@@ -66,6 +66,45 @@ def test_scale_grid_is_geometric_or_the_given_values_sorted():
     for bad in ([], [0.1, -1], [[0.1, 1]], [np.nan], [0.1, np.inf]):
         with pytest.raises(ValueError, match="attention_scales"):
             attention_scale_grid(bad)
+    # "auto": the linear limit and one start (1 where the start is not defined).
+    np.testing.assert_array_equal(attention_scale_grid("auto", start=3.5), [0.0, 3.5])
+    np.testing.assert_array_equal(attention_scale_grid("auto", start=np.nan), [0.0, 1.0])
+    np.testing.assert_array_equal(attention_scale_grid("auto"), [0.0, 1.0])
+
+
+def test_auto_scales_start_at_a_tenth_of_the_sharpest_distance_scale(small):
+    X, y = small
+    w = np.ones(len(X))
+    common = dict(attention_scales="auto", shrinkages=[0.0], cv=3, max_iters=5,
+                  solver="lbfgs", renormalize=False, random_state=0)
+    distance = SoftmaxAttentionRegressorCV(attention_scores="distance", **common).fit(X, y)
+    # Its nearest neighbour at the median spacing scores 0.5 below the row's own position,
+    # where the sharpest scale of an int path has it score 5 below.
+    start = _cv.neighbour_sharpness(X, w) / 10
+    assert _cv.neighbour_sharpness(X, w, 0.5) == pytest.approx(start)
+    np.testing.assert_allclose(distance.attention_scales_, [0.0, start])
+    bilinear = SoftmaxAttentionRegressorCV(attention_scores="bilinear", **common).fit(X, y)
+    np.testing.assert_array_equal(bilinear.attention_scales_, [0.0, 1.0])
+    with pytest.raises(ValueError, match="attention_scales"):
+        SoftmaxAttentionRegressorCV(attention_scales="spacing").fit(X, y)
+
+
+def test_attention_shrinkages_end_the_other_paths_at_their_linear_limit(small):
+    X, y = small
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], shrinkages=[0.0, "auto", 1e4],
+                                      attention_shrinkages=["auto"], cv=3, max_iters=(5, 10),
+                                      solver="lbfgs", random_state=0).fit(X, y)
+    path = reg.score_path_  # (scales, counts, alphas, shrinkages, folds)
+    assert np.isfinite(path[0]).all()  # every linear limit is scored
+    assert np.isfinite(path[1, :, :, 1]).all()  # "auto" goes on
+    assert np.isneginf(path[1, :, :, [0, 2]]).all()  # the others are not fitted
+    assert reg.attention_scale_ == 0 or reg.shrinkage_ == "auto"
+    # The path that goes on is the one it has when every path does.
+    full = SoftmaxAttentionRegressorCV(**{**reg.get_params(), "attention_shrinkages": None})
+    np.testing.assert_array_equal(full.fit(X, y).score_path_[..., 1, :], path[..., 1, :])
+    with pytest.raises(ValueError, match=r"attention_shrinkages must be among .*\[10\.0\]"):
+        SoftmaxAttentionRegressorCV(shrinkages=[0.0, "auto"],
+                                    attention_shrinkages=[10.0, "auto"]).fit(X, y)
 
 
 def test_distance_scores_path_reaches_the_rows_spacing():
