@@ -269,7 +269,8 @@ COUNTS = (5, 15, 40, 100)
 # reference of bench_panel.py's rounds, and what their candidates change.
 PAPER_LAYER = {"attention_scales": 8, "selection": "1se", "path_warm_start": True,
                "path_early_stop": True, "target_tokens": False, "attention_scores": "bilinear",
-               "solver": "gd", "max_iters": 200}
+               "solver": "gd", "max_iters": 200, "renormalize": True,
+               "attention_shrinkages": None}
 IN_CONTEXT = {**PAPER_LAYER, "solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
               "attention_scores": "distance"}
 # The fifth round's choice for the CV estimator's defaults (bench_panel.py --candidates

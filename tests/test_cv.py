@@ -25,7 +25,7 @@ from sklearn_softattn.datasets import make_gaussian_regression
 # The paper's layer on a warm-started gd path (the defaults until the in-context layer
 # with L-BFGS replaced it): the path mechanics below are shown on it.
 PAPER = dict(target_tokens=False, attention_scores="bilinear", solver="gd",
-             path_warm_start=True, path_early_stop=True)
+             path_warm_start=True, path_early_stop=True, renormalize=True)
 FAST = dict(attention_scales=[0.01, 0.5, 2.0], alphas=[0.0, 10.0], shrinkages=[0.0], cv=3,
             selection="1se", max_iters=100, random_state=0, **PAPER)
 
@@ -102,9 +102,14 @@ def test_attention_shrinkages_end_the_other_paths_at_their_linear_limit(small):
     # The path that goes on is the one it has when every path does.
     full = SoftmaxAttentionRegressorCV(**{**reg.get_params(), "attention_shrinkages": None})
     np.testing.assert_array_equal(full.fit(X, y).score_path_[..., 1, :], path[..., 1, :])
-    with pytest.raises(ValueError, match=r"attention_shrinkages must be among .*\[10\.0\]"):
-        SoftmaxAttentionRegressorCV(shrinkages=[0.0, "auto"],
-                                    attention_shrinkages=[10.0, "auto"]).fit(X, y)
+    # A grid without any of them is fitted whole, as with None.
+    mask = _cv.attention_path_mask
+    np.testing.assert_array_equal(mask(_cv.shrinkage_grid([0.0, "auto", 1e4]), ["auto", 1.0]),
+                                  [False, True, False])
+    for shrinkages in ([0.0], [0.0, 1e4]):
+        grid = _cv.shrinkage_grid(shrinkages)
+        np.testing.assert_array_equal(mask(grid, ["auto"]), mask(grid, None))
+        assert mask(grid, None).all()
 
 
 def test_distance_scores_path_reaches_the_rows_spacing():
@@ -221,7 +226,7 @@ def test_without_warm_starts_each_point_is_the_base_estimator_at_its_scale(small
     base estimator fitted at its scale, in the folds as in the refit."""
     X, y = small
     params = dict(solver="lbfgs", target_tokens=True, attention_scores="distance",
-                  random_state=0)
+                  renormalize=True, random_state=0)
     problem = _cv._problem(SoftmaxAttentionRegressor(**params).get_params(), X, y[:, None],
                            np.ones(len(y)), np.random.RandomState(0))
     base_params = SoftmaxAttentionRegressor(max_iter=15, **params).get_params()
