@@ -839,7 +839,8 @@ n_iter_no_change, n_neighbors, fit_intercept, extrapolation
     Attributes
     ----------
     attention_scale_ : float
-        The chosen attention scale.
+        The chosen attention scale: with ``renormalize=False``, where the chosen
+        point started (its sharpness is then the fitted ``key_query_``'s).
 
     alpha_ : float
         The chosen regularization strength.

@@ -121,24 +121,32 @@ def block_scales(K, V, metric=False, loss_scale=1.0):
     ``LᵀL`` as the bilinear steps move ``K``, to first order, and are invariant
     to the rescaling ``(L / √c, c V)``.
 
-    With target tokens ``V = [V_x, U]`` has more columns than ``K`` has rows, and
-    the scale of ``V`` is one per column: ``V_x``'s as above and, for ``U``, the
-    larger of that and ``q / (2 loss_scale)``. ``U``'s term ``Σ_j A_ij (y_j −
-    ȳ)`` is linear in ``K`` at flat scales, as ``V_x``'s is, and shares its unit
-    there; at sharp scales it is a smoother of the targets whose size no longer
-    follows ``K``'s, and its curvature is at most the variance of one target
-    (the loss of predicting the mean, ``loss_scale``, is half the targets' total
-    variance): ``1 / ||K||₂²`` alone there made ``U`` hardly move from its start.
+    With target tokens ``V = [V_x, U]`` has more columns than ``K`` has rows: the
+    norm of ``V`` in ``K``'s scale is that of ``[V_x, σ U]``, ``σ`` the targets' root
+    mean square per output, and the scale of ``V`` is one per column: ``V_x``'s as
+    above and, for ``U``, the
+    larger of that and 1, times ``q / (2 loss_scale)``, the inverse variance of
+    one target (the loss of predicting the mean, ``loss_scale``, is half the
+    targets' total variance). ``U`` acts on the targets where ``V_x`` acts on
+    whitened features, so its curvature is ``V_x``'s times that variance: ``U``'s
+    term ``Σ_j A_ij (y_j − ȳ)`` is linear in ``K`` at flat scales, as ``V_x``'s
+    is, and at sharp scales a smoother of the targets whose size no longer
+    follows ``K``'s (``1 / ||K||₂²`` alone there made ``U`` hardly move from its
+    start). Every scale then moves the parameters in the units of ``y``, so that
+    scaling ``y`` scales the iterates and nothing else.
     """
+    d, q = K.shape[0], V.shape[0]
+    # The targets' root mean square per output, the unit of U's columns against V_x's.
+    target_scale = np.sqrt(2 * loss_scale / q) if loss_scale > 0 else 1.0
+    values = V if V.shape[1] == d else np.hstack([V[:, :d], V[:, d:] * target_scale])
     if not metric:
-        k_scale, v_scale = _inverse_square_norm(V), _inverse_square_norm(K)
+        k_scale, v_scale = _inverse_square_norm(values), _inverse_square_norm(K)
     else:
         inverse_l = _inverse_square_norm(K)
-        k_scale, v_scale = _inverse_square_norm(V) * inverse_l / 4, inverse_l**2
-    d, q = K.shape[0], V.shape[0]
+        k_scale, v_scale = _inverse_square_norm(values) * inverse_l / 4, inverse_l**2
     if V.shape[1] == d:
         return k_scale, v_scale
-    u_scale = max(v_scale, q / (2 * loss_scale) if loss_scale > 0 else 0.0)
+    u_scale = max(v_scale, 1.0) / target_scale**2
     return k_scale, np.concatenate([np.full(d, v_scale, V.dtype),
                                     np.full(V.shape[1] - d, u_scale, V.dtype)])
 

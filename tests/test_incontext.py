@@ -340,3 +340,22 @@ def test_cv_estimator_takes_the_variants(variant):
     assert model.score_path_.shape == (2, 2, 1, 1, 3)
     assert (model.target_value_ is not None) == variant["target_tokens"]
     assert model.score(X[100:], y[100:]) > 0.5
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
+@pytest.mark.parametrize("renormalize", [True, False])
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_scaling_y_scales_the_fit_and_nothing_else(variant, solver, renormalize):
+    """Every step is in the units of y (U's in those of V_x over the targets'): scaling
+    y by 10³ or 10⁻³ scales the predictions and changes neither the iterations nor
+    the sharpness."""
+    X, Y = _data(n=60, q=2)
+    params = dict(attention_scale=1.0, solver=solver, renormalize=renormalize, max_iter=30,
+                  random_state=0, **variant)
+    reference = SoftmaxAttentionRegressor(**params).fit(X, Y)
+    for c in (1e3, 1e-3):
+        scaled = SoftmaxAttentionRegressor(**params).fit(X, c * Y)
+        assert scaled.n_iter_ == reference.n_iter_
+        np.testing.assert_allclose(scaled.key_query_, reference.key_query_, rtol=1e-7)
+        np.testing.assert_allclose(scaled.predict(X) / c, reference.predict(X), rtol=1e-7)

@@ -17,7 +17,11 @@ from sklearn_softattn._attention import attention_weights
 
 CONFIGS = {"default": {}, "baseline": PAPER_BASELINE, "adam": {"solver": "adam"},
            "lbfgs": {"solver": "lbfgs"},
-           "linear limit": {"attention_scale": 0.0, "shrinkage": "auto"}}
+           "linear limit": {"attention_scale": 0.0, "shrinkage": "auto"},
+           # The CV estimator's layer: target tokens, distance scores, the sharpness learned.
+           "learned sharpness": {"attention_scale": 1.0, "target_tokens": True,
+                                 "attention_scores": "distance", "solver": "lbfgs",
+                                 "renormalize": False}}
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 
@@ -309,12 +313,15 @@ def test_predict_far_from_training_data_is_finite(config):
     # queries far outside the data grow with their distance and, for rows of
     # nearly float64's largest entry, overflow it; predictions must stay finite
     # and the softmax becomes a hard maximum: each prediction is the value of
-    # the context row with the largest score, bit for bit up to round-off.
+    # the context row with the largest score, bit for bit up to round-off. (Distance
+    # scores add a key bias, -½ c_jᵀ K c_j, which does not grow with the query.)
     X, y = make_data()
     estimator = make_estimator(config, attention_scale=3.0, extrapolation="continue").fit(X, y)
     Zc = estimator.context_ - estimator.x_offset_
     KZc = Zc @ estimator.key_query_.T
     values = estimator.y_offset_ + Zc @ estimator.value_.T  # (m, 1), one target
+    if estimator.target_value_ is not None:
+        values += (estimator.context_targets_ - estimator.y_offset_) @ estimator.target_value_.T
     largest = np.finfo(np.float64).max / np.abs(X).max()
     for scale in (1e10, 1e150, 1e300, 0.5 * largest, 0.99 * largest):
         X_far = X * scale
