@@ -176,6 +176,14 @@ def test_candidates_verdict_follows_the_rule(bench, capsys):
     assert out.strip().endswith("The rule's choice: cheap")
     bench.verdict({**results, "better": model([0.61, 0.5], [5.4, 5.4])}, labels)
     assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
+    # With a time limit (the twelfth round's), the best qualifier within it.
+    within = {**results, "better": model([0.61, 0.5], [0.9, 0.9])}
+    bench.verdict(within, labels, time_limit=2.0)
+    assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
+    bench.verdict(within, labels, time_limit=0.5)  # none within: the cheapest qualifier
+    assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
+    bench.verdict({**within, "better": model([0.61, 0.5], [3.0, 3.0])}, labels, time_limit=2.0)
+    assert capsys.readouterr().out.strip().endswith("The rule's choice: cheap")
 
 
 class _Toy:
@@ -212,6 +220,7 @@ def test_the_defaults_are_one_model_in_the_panel_the_last_round_and_the_ablation
     round_11 = bench.models(11)
     assert common.model_key(round_11[bench.ROUNDS[11][1]]) == key
     assert len({common.model_key(round_11[label]) for label in bench.ROUNDS[11]}) == 4
+    assert common.model_key(bench.models(12)[bench.ROUNDS[12][0]]) == key
     round_9 = bench.models(9)
     assert common.model_key(round_9[bench.ROUNDS[9][0]]) == common.model_key(
         round_11[bench.ROUNDS[11][0]])
