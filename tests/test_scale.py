@@ -158,13 +158,12 @@ def test_max_context_bounds_the_context(data):
     assert_array_equal(reg.context_, again.context_)  # seeded by random_state
 
 
-def test_the_cv_estimator_attends_over_its_own_default_context():
-    # 1024 tokens by default (measured along its path), in the folds and the refit; the
-    # base estimator keeps 2048.
-    X, y = make_friedman1(1300, 5, random_state=0)
+def test_the_cv_estimator_attends_over_the_base_estimators_default_context():
+    # 2048 tokens by default, in the folds and the refit, as the base estimator.
+    X, y = make_friedman1(2100, 5, random_state=0)
     cv = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1], cv=2, max_iters=2,
                                      random_state=0).fit(X, y)
-    assert cv.context_.shape == (1024, 5)
+    assert cv.context_.shape == (2048, 5)
     assert SoftmaxAttentionRegressor().max_context == 2048
 
 
