@@ -901,13 +901,14 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
 
     The defaults of ``attention_scales``, ``attention_shrinkages``,
     ``renormalize``, ``selection``, ``path_warm_start``, ``path_early_stop``,
-    ``target_tokens``, ``attention_scores``, ``solver`` and ``max_iters`` were
+    ``target_tokens``, ``attention_scores``, ``solver``, ``max_iters`` and
+    ``max_context`` were
     chosen on the real-data panel in rounds, each by a rule written before
     its fits (the user guide's selection page). On its 166 sets (at most 300
     rows, 5 outer folds) they score a mean R² (each set's clipped at 0) of
-    0.388, with 1 set more than 0.02 below ``RidgeCV``, in a median 0.46
+    0.388, with 1 set more than 0.02 below ``RidgeCV``, in a median 0.43
     times the fit time of ``MLPRegressor`` (on standardized targets); at
-    most 1 500 rows, 0.410 with 1 set below, in 0.53 times. The
+    most 1 500 rows, 0.410 with 1 set below, in 0.67 times. The
     previous defaults, which tried 5 or more scales at fixed sharpness,
     scored 0.385 with 4 sets below in 4.4 times its time, and the paper's
     layer with gd and 200 iterations on 8 scales 0.374 with 4 sets below in
