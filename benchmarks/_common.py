@@ -270,7 +270,7 @@ COUNTS = (5, 15, 40, 100)
 PAPER_LAYER = {"attention_scales": 8, "selection": "1se", "path_warm_start": True,
                "path_early_stop": True, "target_tokens": False, "attention_scores": "bilinear",
                "solver": "gd", "max_iters": 200, "renormalize": True,
-               "attention_shrinkages": None}
+               "attention_shrinkages": None, "max_context": 1024}
 IN_CONTEXT = {**PAPER_LAYER, "solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
               "attention_scores": "distance"}
 # The fifth round's choice for the CV estimator's defaults (bench_panel.py --candidates

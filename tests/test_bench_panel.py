@@ -213,14 +213,18 @@ def test_model_key_follows_the_parameters_not_the_defaults(common, monkeypatch):
 
 
 def test_the_defaults_are_one_model_in_the_panel_the_last_round_and_the_ablation(bench, common):
-    """The panel's CV estimator, the twelfth round's choice and the ablation's defaults
+    """The panel's CV estimator, the fifteenth round's choice and the ablation's defaults
     share their cache entries: one fit each, whichever table asks first; the earlier
-    defaults keep theirs, as the references of the eleventh and twelfth rounds."""
+    defaults keep theirs, as the references of the rounds that judged them."""
     key = common.model_key(common.package_models()["attention CV"])
     round_11 = bench.models(11)
-    assert common.model_key(round_11[bench.ROUNDS[11][3]]) == key
     assert len({common.model_key(round_11[label]) for label in bench.ROUNDS[11]}) == 4
-    assert common.model_key(bench.models(12)[bench.ROUNDS[12][2]]) == key
+    round_15 = bench.models(15)
+    assert common.model_key(round_15[bench.ROUNDS[15][1]]) == key
+    # The reference of rounds 13-15 is the twelfth round's choice, its context 1024 rows.
+    assert common.model_key(round_15[bench.ROUNDS[15][0]]) == common.model_key(
+        bench.models(12)[bench.ROUNDS[12][2]]) != key
+    assert set(round_15) == {*bench.RULE_PEERS, *bench.ROUNDS[15]}
     round_9 = bench.models(9)
     assert common.model_key(round_9[bench.ROUNDS[9][0]]) == common.model_key(
         round_11[bench.ROUNDS[11][0]])
