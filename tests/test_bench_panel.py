@@ -232,3 +232,16 @@ def test_the_defaults_are_one_model_in_the_panel_the_last_round_and_the_ablation
     assert common.model_key(ablation["CV defaults"]) == key
     assert len({common.model_key(ablation[label]) for label in bench.ABLATION}) == 4
     assert bench.summary_path(round_="ablation").name == "panel_ablation.csv"
+
+
+def test_a_round_with_a_row_floor_fits_only_the_larger_sets(bench, monkeypatch, capsys):
+    """The fifteenth round judges the sets of more than 1500 rows only."""
+    sets = {"small": (np.ones((1500, 2)), np.ones(1500)),
+            "large": (np.ones((1501, 2)), np.ones(1501))}
+    monkeypatch.setattr(bench, "load_available", lambda names, max_rows=None: sets)
+    monkeypatch.setattr(bench, "models", lambda round_=None: {})
+    bench.fit(list(sets), max_rows=5000, round_=15)
+    err = capsys.readouterr().err
+    assert "large (1501 × 2)" in err and "small" not in err
+    bench.fit(list(sets), max_rows=5000, round_=14)
+    assert "small (1500 × 2)" in capsys.readouterr().err
