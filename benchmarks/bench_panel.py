@@ -200,8 +200,8 @@ at most 3 times the MLP's (the limit that the panel's largest sets are held to),
 with the highest mean of max(R², 0) is the default, and if there is none, the qualifier
 with the lowest median fit time.
 Both qualify (1 set more than 0.02 below RidgeCV: injury, whose folds hold extreme targets,
-RidgeCV's R² there -43.9), and the context of 2048 rows, at 2.98 times the MLP's median fit time (the
-defaults 1.97), has the higher mean, 0.3232 against 0.3200 (Star +0.037, PSID +0.047,
+RidgeCV's R² there -43.9), and the context of 2048 rows, at 2.98 times the MLP's median fit
+time (the defaults 1.97), has the higher mean, 0.3232 against 0.3200 (Star +0.037, PSID +0.047,
 BudgetItaly +0.021, Computers +0.016): the rule's choice, the defaults now, as the base
 estimator's.
 
