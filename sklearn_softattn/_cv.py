@@ -27,6 +27,7 @@ from ._estimator import (
     _fitted_attributes,
     _iteration_hook,
     _positive_rows,
+    context_rows,
     initial_params,
     layer_predict,
     linear_limit,
@@ -600,15 +601,17 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         sharpness as well, as metric learning for kernel regression learns its
         metric's scale: with distance scores, the isotropic metric under which a
         row's nearest distinct neighbour, at the median such distance
-        (Mahalanobis, over all the rows), scores 0.5 below the row's own
+        (Mahalanobis, over the context's rows: with more than ``max_context``
+        training rows, a sample of that many drawn as the context is), scores
+        0.5 below the row's own
         position (weight e^-0.5, a tenth of the sharpest scale of an int path:
         a smoother over a few neighbours); with bilinear scores, 1. An int: 0,
         then one fewer values spaced geometrically from 0.01 (nearly linear
         attention) to 10 (a sharp, local smoother); 5 steps by decades.
         With ``attention_scores="distance"`` the steps go on past 10, at the
         same ratio, until the rows' spacing is resolved: until a row's nearest
-        distinct neighbour, at the median such distance (Mahalanobis, over all
-        the rows), scores 5 below the row's own position (weight e⁻⁵), as in
+        distinct neighbour, at the median such distance (Mahalanobis, over the
+        context's rows), scores 5 below the row's own position (weight e⁻⁵), as in
         nearest-neighbour regression. Data on few distinct points or many
         rows in few features need that: on a real set of 105 rows on 19
         distinct points, a Nadaraya–Watson smoother on standardized features
@@ -1043,10 +1046,16 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         alphas = penalty_grid(self.alphas, "alphas")
         shrinkages = shrinkage_grid(self.shrinkages)
         sharpest = start = np.nan
-        if self.attention_scores == "distance" and isinstance(self.attention_scales, str):
-            start = neighbour_sharpness(X, sample_weight, START_MARGIN)
-        elif self.attention_scores == "distance" and isinstance(self.attention_scales, Integral):
-            sharpest = neighbour_sharpness(X, sample_weight)
+        if self.attention_scores == "distance" and isinstance(self.attention_scales,
+                                                             (str, Integral)):
+            # The spacing a smoother resolves is that of the rows it attends over: as
+            # many as each fit's context holds, drawn as it is drawn.
+            rows = context_rows(len(X), self.max_context, self.n_neighbors,
+                                check_random_state(self.random_state))
+            if isinstance(self.attention_scales, str):
+                start = neighbour_sharpness(X[rows], sample_weight[rows], START_MARGIN)
+            else:
+                sharpest = neighbour_sharpness(X[rows], sample_weight[rows])
         return (attention_scale_grid(self.attention_scales, sharpest, start),
                 max_iter_grid(self.max_iters),
                 alphas if self.regularization is not None else alphas[:1],

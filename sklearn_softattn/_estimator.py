@@ -212,6 +212,15 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
     )
 
 
+def context_rows(n_samples, max_context, n_neighbors, rng):
+    """Positions of the rows that form the context, ascending: every row, or with
+    more than ``max_context`` rows and dense attention (``n_neighbors`` None) a
+    uniform sample of ``max_context`` of them drawn from ``rng``."""
+    if max_context is None or n_samples <= max_context or n_neighbors is not None:
+        return np.arange(n_samples)
+    return np.sort(rng.choice(n_samples, max_context, replace=False))
+
+
 def mahalanobis_norms(Xc, P):
     """The norms ``‖x P‖`` of the rows of centered ``Xc``: their Mahalanobis
     distances from the mean, for a :func:`~._geometry.distance_map` ``P``.
@@ -1289,11 +1298,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     def _context(self, n_samples, rng):
         """Rows that form the context, and each row's position in it (-1: none): all
         rows with local attention."""
-        if (self.max_context is None or n_samples <= self.max_context
-                or self.n_neighbors is not None):
-            context = np.arange(n_samples)
-        else:
-            context = np.sort(rng.choice(n_samples, self.max_context, replace=False))
+        context = context_rows(n_samples, self.max_context, self.n_neighbors, rng)
         self_index = np.full(n_samples, -1)
         self_index[context] = np.arange(len(context))
         return context, self_index

@@ -89,6 +89,29 @@ def test_auto_scales_start_at_a_tenth_of_the_sharpest_distance_scale(small):
         SoftmaxAttentionRegressorCV(attention_scales="spacing").fit(X, y)
 
 
+def test_auto_start_is_measured_on_as_many_rows_as_the_context_holds():
+    # 400 rows in 2-D, a context of 50: the spacing of 50 rows is wider than that of
+    # 400, so the start is broader, and it is the spacing of the rows that the fit's
+    # own random_state would draw as its context.
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((400, 2))
+    y = X[:, 0] + 0.1 * rng.standard_normal(len(X))
+    w = np.ones(len(X))
+    common = dict(attention_scales="auto", shrinkages=[0.0], cv=2, max_iters=2,
+                  solver="lbfgs", random_state=3)
+    small = SoftmaxAttentionRegressorCV(max_context=50, **common).fit(X, y)
+    rows = np.sort(np.random.RandomState(3).choice(len(X), 50, replace=False))
+    start = _cv.neighbour_sharpness(X[rows], w[rows], 0.5)
+    np.testing.assert_allclose(small.attention_scales_, [0.0, start])
+    assert start < _cv.neighbour_sharpness(X, w, 0.5) / 2
+    # With every row in the context (a larger max_context, or local attention) the
+    # start is the spacing of all of them.
+    every = _cv.neighbour_sharpness(X, w, 0.5)
+    for params in (dict(max_context=400), dict(max_context=50, n_neighbors=10)):
+        reg = SoftmaxAttentionRegressorCV(**params, **common).fit(X, y)
+        np.testing.assert_allclose(reg.attention_scales_, [0.0, every])
+
+
 def test_attention_shrinkages_end_the_other_paths_at_their_linear_limit(small):
     X, y = small
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], shrinkages=[0.0, "auto", 1e4],
