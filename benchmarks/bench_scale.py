@@ -470,13 +470,9 @@ def main(argv=None):
             [1000, 2000, 5000, 20_000, 50_000, 200_000], 20_000, 200_000, 1_000_000,
             20_000, [512, 1024, 2048, 4096])
         settings = [({}, 30), (nonlinear, 100)]
-    package_dir = os.path.dirname(os.path.abspath(sklearn_softattn.__file__))
-    commit = subprocess.run(["git", "-C", package_dir, "describe", "--always", "--dirty"],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
     load_start = _load()
     start = time.perf_counter()
-    print(f"sklearn_softattn {sklearn_softattn.__version__} from {package_dir} "
-          f"(git {commit}), scikit-learn "
+    print(f"sklearn_softattn {sklearn_softattn.__version__}, scikit-learn "
           f"{sklearn.__version__}, numpy {numpy.__version__}, Python "
           f"{sys.version.split()[0]}, {os.cpu_count()} cores; 1-minute load at start: "
           f"{load_start}\n")
@@ -494,7 +490,7 @@ def main(argv=None):
         """The end of a run of one part: its time, the load, and its summary."""
         print(f"Took {time.perf_counter() - start:.0f} s; 1-minute load at start "
               f"{load_start}, at end {_load()}.\n")
-        print("SUMMARY " + json.dumps({"git": commit, "busy_cores_before": busy,
+        print("SUMMARY " + json.dumps({"busy_cores_before": busy,
                                        part: result}))
 
     if args.context_path:
@@ -561,7 +557,6 @@ def main(argv=None):
     print(f"Took {elapsed:.0f} s; 1-minute load at start {load_start}, at end {load_end}.\n")
 
     summary = {
-        "package_dir": package_dir, "git": commit,
         "versions": {"sklearn_softattn": sklearn_softattn.__version__,
                      "scikit-learn": sklearn.__version__, "numpy": numpy.__version__},
         "cpu_count": os.cpu_count(), "load_start": load_start, "load_end": load_end,
