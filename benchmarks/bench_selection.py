@@ -222,7 +222,7 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                 outer = _fold_scores(inner._path_params(), None, X, y[:, None],
                                      np.ones(len(y)), 1, train, test, inner.attention_scales_,
                                      inner.max_iters_, inner.alphas_, inner.shrinkages_,
-                                     stop=None)
+                                     stop=None)[0]
             ls = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
             least_squares.append(ls)
             for rule in selections:
@@ -298,7 +298,7 @@ def full_paths(X, y):
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 scores.append(_fold_scores(est._path_params(), None, X, Y, w, y_ndim, train,
                                            test, scales, max_iter_grid(est.max_iters), alphas,
-                                           shrinkages))
+                                           shrinkages)[0])
         finally:
             _cv.attention_path = path
         passes.append(np.reshape(per_point, (len(alphas), len(shrinkages), len(scales)))

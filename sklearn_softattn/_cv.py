@@ -482,6 +482,20 @@ def _linear_predictions(problem, params, X, y_ndim):
     return layer_predict(_fitted_attributes(K, V, problem, y_ndim, True), X)
 
 
+def every_row_context(attributes, X, Y, sample_weight, k):
+    """Fitted ``attributes`` of a layer with distance scores, made to attend to the
+    ``k`` nearest of the rows ``X`` (targets ``Y``, 2-D, and positive weights) in
+    its learned metric instead of to its context; None where that does not apply:
+    the linear limit (no softmax), bilinear scores, or a context that holds every
+    row already. Its parameters (metric, values, offsets) stay as fitted."""
+    if (not np.any(attributes["key_query_"]) or attributes["_attention_scores"] != "distance"
+            or len(attributes["context_"]) >= len(X)):
+        return None
+    targets = None if attributes["context_targets_"] is None else Y
+    return {**attributes, "context_": X, "context_targets_": targets,
+            "context_weight_": sample_weight, "_n_neighbors": k}
+
+
 def _point_model(params, attributes, n_features):
     """A fitted :class:`SoftmaxAttentionRegressor` at one path point, for a scorer."""
     model = SoftmaxAttentionRegressor(**params)
@@ -491,7 +505,7 @@ def _point_model(params, attributes, n_features):
 
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, alphas, shrinkages, task=None, stop=None, warm_start=True,
-                 attention_paths=None):
+                 attention_paths=None, context_neighbors=None):
     """Validation scores (n_scales, n_max_iters, n_alphas, n_shrinkages) of one fold:
     one problem, one :func:`attention_path` per ``(alpha, shrinkage)``, each point
     run to the largest of ``max_iters`` and scored after each of them. A shrinkage
@@ -511,13 +525,20 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     one with an earlier path of the fold is not fitted: its scores are that
     path's. ``task`` is the fold's, for the callbacks: each fitted path is a
     subtask of it. ``warm_start``: as for :func:`attention_path`.
+
+    Returns the scores and, of the same shape, those of each point attending to its
+    ``context_neighbors`` nearest training rows of the fold (see
+    :func:`every_row_context`), NaN where that does not apply or
+    ``context_neighbors`` is None.
     """
     rng = check_random_state(params["random_state"])
     problem = _problem(params, X[train], Y[train], sample_weight[train], rng)
+    every_row = _positive_rows(X[train], Y[train], sample_weight[train], 2)
     X_test, y_test = X[test], (Y[test, 0] if y_ndim == 1 else Y[test])
     w_test = sample_weight[test]
     task = Task(None, None) if task is None else task
     scores = np.full((len(scales), len(max_iters), len(alphas), len(shrinkages)), SKIPPED)
+    neighbor_scores = np.full_like(scores, np.nan)
     if attention_paths is None:
         attention_paths = np.ones(len(shrinkages), dtype=bool)
     paths = list(product(enumerate(alphas), enumerate(shrinkages)))
@@ -533,6 +554,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
         if fitted_as[p] != p:  # one path with an earlier one: its scores are that one's
             (a_as, _), (r_as, _) = paths[fitted_as[p]]
             scores[..., a, r] = scores[..., a_as, r_as]
+            neighbor_scores[..., a, r] = neighbor_scores[..., a_as, r_as]
             continue
         path_params = {**params, "alpha": alpha, "shrinkage": shrinkage}
         path_scales = scales if attention_paths[r] else scales[:int(scales[0] == 0)]
@@ -546,23 +568,39 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
             for t, (K, V) in enumerate(point.iterates):
                 if t > 0 and point.iterates[t] is point.iterates[t - 1]:  # the solver had stopped
                     scores[s, t, a, r], r2s[t] = scores[s, t - 1, a, r], r2s[t - 1]
+                    neighbor_scores[s, t, a, r] = neighbor_scores[s, t - 1, a, r]
                     continue
                 attributes = _fitted_attributes(K, V, problem, y_ndim, scales[s] == 0)
                 if scorer is None or (stop is not None and len(test) > 1):
                     # (R² needs two rows: with one it is not defined.)
                     r2s[t] = r2(y_test, layer_predict(attributes, X_test, params["n_jobs"],
                                                       params["extrapolation"]), w_test)
-                score = r2s[t] if scorer is None else scorer(
-                    _point_model({**path_params, "attention_scale": scales[s],
-                                  "max_iter": max_iters[t]}, attributes, X.shape[1]),
-                    X_test, y_test, sample_weight=w_test)
+                point_params = {**path_params, "attention_scale": scales[s],
+                                "max_iter": max_iters[t]}
+                score = r2s[t] if scorer is None else _score(
+                    scorer, point_params, attributes, X_test, y_test, w_test)
                 scores[s, t, a, r] = score if np.isfinite(score) else np.nan
+                every = (None if context_neighbors is None else
+                         every_row_context(attributes, *every_row, context_neighbors))
+                if every is not None:
+                    score = _score(scorer, point_params, every, X_test, y_test, w_test)
+                    neighbor_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
             if stopped is not None and stopped(np.nanmax(r2s) if np.isfinite(r2s).any()
                                                else np.nan):
                 break
         path.end()
     task.end()
-    return scores
+    return scores, neighbor_scores
+
+
+def _score(scorer, params, attributes, X, y, sample_weight):
+    """The validation score of the model with fitted ``attributes``: ``scorer``'s, or
+    R² (scorer None)."""
+    if scorer is None:
+        return r2(y, layer_predict(attributes, X, params["n_jobs"], params["extrapolation"]),
+                  sample_weight)
+    return scorer(_point_model(params, attributes, X.shape[1]), X, y,
+                  sample_weight=sample_weight)
 
 
 class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
@@ -792,6 +830,21 @@ class SoftmaxAttentionRegressorCV(_AttentionLayerModel):
         Past 2048 rows the time per iteration grows with it; lower it, or
         pass ``None`` for every row, to trade one for the other.
 
+    context_neighbors : int or None, default=None
+        With distance scores and more training rows than ``max_context``:
+        each fold also scores every point of the path as it would predict if
+        its queries attended to their ``context_neighbors`` nearest training
+        rows in the learned metric, every training row of the fold a
+        candidate, instead of to the sampled context (``neighbor_score_path_``).
+        Where that mean validation score is higher at the chosen point, the
+        refit predicts so (``context_neighbors_``): its parameters are fitted
+        on the sampled context as before, and its context becomes every
+        training row. A smoother learned on a sample then averages over more
+        rows at the same sharpness. It is chosen by the folds and not assumed,
+        because the layer's value term, fitted for the sampled context, can
+        also move with the rows attended. Costs one neighbour search of the
+        validation rows per scored point, and one per ``predict``.
+
     renormalize : bool, default=False
         As in :class:`SoftmaxAttentionRegressor`, whose default is the
         paper's ``True``: without it, each point of the path starts at its
@@ -875,6 +928,18 @@ n_iter_no_change, n_neighbors, fit_intercept, extrapolation
         fold where two shrinkages' paths are one (see ``shrinkages``), the
         later one's scores are copies of the earlier one's.
 
+    neighbor_score_path_ : ndarray of the shape of ``score_path_``
+        The same points' validation scores when each validation row attends
+        to its ``context_neighbors`` nearest training rows of the fold (see
+        ``context_neighbors``); NaN where that does not apply: the linear
+        limit, bilinear scores, a fold whose context holds every training
+        row, or ``context_neighbors=None``.
+
+    context_neighbors_ : int or None
+        ``context_neighbors`` if the refit attends to that many nearest
+        training rows, every training row in ``context_``; None if it attends
+        to its sampled context.
+
     key_query_, value_, target_value_, context_, context_weight_, context_targets_, \
 data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         As in :class:`SoftmaxAttentionRegressor`, for the model refitted on all
@@ -952,6 +1017,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         "selection": [StrOptions({"2se", "1se", "best"})],
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
+        "context_neighbors": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(
@@ -979,6 +1045,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         tol=1e-4,
         n_iter_no_change=10,
         max_context=2048,
+        context_neighbors=None,
         n_neighbors=None,
         fit_intercept=True,
         extrapolation="clip",
@@ -1008,6 +1075,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
         self.max_context = max_context
+        self.context_neighbors = context_neighbors
         self.n_neighbors = n_neighbors
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
@@ -1114,10 +1182,12 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
                                   scales, max_iters, alphas, shrinkages, fold_task,
                                   stop=EARLY_STOP if self.path_early_stop else None,
                                   warm_start=self.path_warm_start,
-                                  attention_paths=attention_paths)
+                                  attention_paths=attention_paths,
+                                  context_neighbors=self.context_neighbors)
             for (train, test), fold_task in zip(folds, fold_tasks)
         )
-        self.score_path_ = np.stack(scores, axis=-1)
+        self.score_path_ = np.stack([dense for dense, _ in scores], axis=-1)
+        self.neighbor_score_path_ = np.stack([every for _, every in scores], axis=-1)
         self.attention_scales_, self.max_iters_ = scales, max_iters
         self.alphas_, self.shrinkages_ = alphas, shrinkages
         self._warn_unscorable()
@@ -1129,11 +1199,18 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.shrinkage_ = shrinkages[best_shrinkage]
         if not isinstance(self.shrinkage_, str):
             self.shrinkage_ = float(self.shrinkage_)
+        folds = scorable(self.score_path_)[1]
+        chosen = (best_scale, best_iter, best_alpha, best_shrinkage)
+        every, dense = self.neighbor_score_path_[chosen][folds], self.score_path_[chosen][folds]
+        self.context_neighbors_ = (self.context_neighbors if np.isfinite(every).all()
+                                   and every.mean() > dense.mean() else None)
         if self.verbose:
             print(f"attention_scale_={self.attention_scale_:.4g}, max_iter_={self.max_iter_}, "
                   f"alpha_={self.alpha_:.4g}, shrinkage_={_label(self.shrinkage_)}, mean "
-                  "validation score "
-                  f"{self.score_path_[best_scale, best_iter, best_alpha, best_shrinkage].mean():.6g}")
+                  f"validation score {dense.mean():.6g}"
+                  + ("" if self.context_neighbors_ is None else
+                     f"; attending to the {self.context_neighbors_} nearest of every "
+                     f"training row: {every.mean():.6g}"))
 
         # The refit follows the folds' path: every point before the chosen one runs
         # the largest count, as in the folds, and the chosen point its own count.
@@ -1158,5 +1235,12 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             print(f"max_iter_={self.max_iter_} is the largest of max_iters and the solver "
                   "had not converged there: a longer max_iters may score better")
         self._store(point.K, point.V, problem, y_ndim, linear=self.attention_scale_ == 0)
+        if self.context_neighbors_ is not None:
+            every_row = every_row_context(vars(self), *_positive_rows(X, Y, sample_weight, 2),
+                                          self.context_neighbors_)
+            if every_row is None:  # the refit's context holds every row
+                self.context_neighbors_ = None
+            else:
+                vars(self).update(every_row)
         task.end({})  # the model is self
         return self

@@ -1,0 +1,107 @@
+"""The CV estimator's ``context_neighbors``: does attending, at predict time, to the k
+nearest of every training row (where the folds score it higher) help past the context?
+
+Run: OMP_NUM_THREADS=1 python benchmarks/bench_context_neighbors.py [--jobs 2] [--quick]
+
+About 30 minutes with two jobs on 2 cores (``--quick``: two sets, for checking the
+script itself). Prints one line per fit, one table, the rule's verdict and one line
+``SUMMARY {...}`` (JSON); writes the table's numbers to
+``results/context_neighbors.csv``.
+
+The layer is fitted on a sampled context of ``max_context`` (2048) rows. Refitted
+on every row of a set and asked to predict with the k nearest of all of them
+(a post-hoc measurement, before this option existed, on 20 000 rows): ``diamonds``
+0.973 -> 0.978, HI 0.377 -> 0.388, BudgetFood 0.417 -> 0.426 at k = 256, and
+``make_friedman1`` 0.940 -> 0.54, whose learned attention is broad and whose value
+term then moves with the rows attended. So the option is chosen by the folds.
+
+Models: ``SoftmaxAttentionRegressorCV(random_state=0)`` at its defaults
+(``context_neighbors=None``) and with ``context_neighbors=256``; RidgeCV,
+MLPRegressor(max_iter=2000) (targets scaled) and HistGradientBoostingRegressor
+beside them; every model behind a StandardScaler. Data: those of
+``bench_start.py`` (the sets with more training rows than the context, each
+split as there).
+
+The rule, written before the fits: ``context_neighbors=256`` becomes the
+default if, over every set fitted,
+
+1. its mean test R² is at least the default's + 0.002;
+2. no set's test R² is more than 0.01 below the default's;
+3. its median fit time is at most 1.3 times the default's.
+
+Otherwise ``None`` stays the default, and 256 an option.
+"""
+
+import csv
+import json
+
+import numpy as np
+from _common import RESULTS, markdown_table, peers, script_parser, timed_fit
+from bench_start import PEERS, more_sets
+from bench_validation import data_sets
+from joblib import Parallel, delayed
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from sklearn_softattn import SoftmaxAttentionRegressorCV
+
+K = 256
+LABELS = ("defaults", f"context_neighbors={K}")
+
+
+def fit_set(name, X, y, X_test, y_test):
+    """One set's row: each model's fit time and test R², and whether the refit
+    attends to the nearest of every row."""
+    row = {"set": name, "n": len(y), "d": X.shape[1]}
+    ours = {label: make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
+        context_neighbors=k, random_state=0)) for label, k in zip(LABELS, (None, K))}
+    for label, model in {**ours, **{k: v for k, v in peers().items() if k in PEERS}}.items():
+        seconds, r2 = timed_fit(model, X, y, X_test, y_test)
+        row[label] = {"seconds": seconds, "r2": r2}
+        print(f"{name}: {label} {seconds:.1f} s, R² {r2:.4f}", flush=True)
+    row["chosen"] = ours[LABELS[1]][-1].context_neighbors_ is not None
+    return row
+
+
+def verdict(rows):
+    """The rule's three numbers and whether ``context_neighbors=K`` passes it."""
+    gain = np.array([r[LABELS[1]]["r2"] - r[LABELS[0]]["r2"] for r in rows])
+    ratio = np.array([r[LABELS[1]]["seconds"] / r[LABELS[0]]["seconds"] for r in rows])
+    passed = bool(gain.mean() >= 0.002 and gain.min() >= -0.01 and np.median(ratio) <= 1.3)
+    return {"mean_gain": float(gain.mean()), "worst_gain": float(gain.min()),
+            "median_time_ratio": float(np.median(ratio)), "adopt": passed}
+
+
+def main():
+    parser = script_parser(__doc__)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    sets = {} if args.quick else data_sets(False)
+    sets.update(more_sets(args.quick))
+    rows = Parallel(n_jobs=args.jobs)(delayed(fit_set)(name, *data)
+                                      for name, data in sets.items())
+    labels = [*LABELS, *PEERS]
+    print(markdown_table(
+        ["set", "n", "d", "every row chosen", *(f"{label} (s, R²)" for label in labels)],
+        [[r["set"], r["n"], r["d"], "yes" if r["chosen"] else "no",
+          *(f"{r[label]['seconds']:.1f}, {r[label]['r2']:.4f}" for label in labels)]
+         for r in rows]))
+    result = verdict(rows)
+    print(f"context_neighbors={K} against the defaults: mean test R² "
+          f"{result['mean_gain']:+.4f}, worst set {result['worst_gain']:+.4f}, median fit "
+          f"time ratio {result['median_time_ratio']:.2f}: "
+          f"{'adopt' if result['adopt'] else 'keep None'}")
+    if not args.quick:
+        with open(RESULTS / "context_neighbors.csv", "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(["set", "n", "d", "every row chosen",
+                             *(f"{label} {v}" for label in labels for v in ("seconds", "r2"))])
+            for r in rows:
+                writer.writerow([r["set"], r["n"], r["d"], int(r["chosen"]), *(
+                    f"{r[label][v]:.4g}" for label in labels for v in ("seconds", "r2"))])
+    print("SUMMARY " + json.dumps({"fits": rows, **result}))
+
+
+if __name__ == "__main__":
+    main()
