@@ -13,9 +13,10 @@ def _expected_failed_checks(estimator):
     iterations (relative differences 1e-9 after one, 4e-6 after the 107 of the
     default), so weights and repetitions agree to about 1e-6, not the check's 1e-7.
     test_incontext.py checks the equivalence on data with fewer features than rows.
-    Local attention (n_neighbors) counts distinct tokens: a repeated row takes one of a
-    query's positions per copy, a weighted row one."""
-    if estimator.get_params().get("n_neighbors") is not None:
+    Local attention (n_neighbors, context_neighbors) counts distinct tokens: a repeated
+    row takes one of a query's positions per copy, a weighted row one."""
+    if (estimator.get_params().get("n_neighbors") is not None
+            or estimator.get_params().get("context_neighbors") is not None):
         return {"check_sample_weight_equivalence_on_dense_data":
                 "n_neighbors counts distinct rows: repeats take more of them than a weight"}
     if estimator.get_params().get("attention_scores") == "distance":
@@ -46,6 +47,9 @@ def _expected_failed_checks(estimator):
         SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], cv=3, max_iters=50,
                                     target_tokens=True, attention_scores="distance"),
         SoftmaxAttentionRegressorCV(),  # the defaults: the learned sharpness
+        # A context sampled from the checks' rows, and the nearest of every row instead.
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,
+                                    context_neighbors=4),
         SoftmaxAttentionRegressorCV(attention_scales=[0, 0.3, 3.0], cv=3, max_iters=(5, 15),
                                     solver="lbfgs", target_tokens=True,
                                     attention_scores="distance", path_warm_start=False),
