@@ -131,6 +131,13 @@ def test_duplicate_rows_and_k_beyond_the_rows():
         assert reg.context_neighbors_ in (None, k)
 
 
+def test_rows_that_all_coincide_give_the_mean():
+    X, y = np.ones((100, 2)), np.random.default_rng(0).standard_normal(100)
+    reg = _fit(X, y, max_context=20, context_neighbors=5)
+    assert reg.context_neighbors_ is None
+    np.testing.assert_allclose(reg.predict(X[:3]), y.mean())
+
+
 def test_context_neighbors_is_checked():
     X, y = _local(100)
     with pytest.raises(ValueError, match="context_neighbors"):
