@@ -15,8 +15,8 @@ on every row of a set and asked to predict with the k nearest of all of them
 ``make_friedman1`` 0.940 -> 0.54, whose learned attention is broad and whose value
 term then moves with the rows attended. So the option is chosen by the folds.
 
-Models: ``SoftmaxAttentionRegressorCV(random_state=0)`` at its defaults
-(``context_neighbors=None``) and with ``context_neighbors=256``; RidgeCV,
+Models: ``SoftmaxAttentionRegressorCV(random_state=0)`` with
+``context_neighbors=None`` and with ``context_neighbors=256``; RidgeCV,
 MLPRegressor(max_iter=2000) (targets scaled) and HistGradientBoostingRegressor
 beside them; every model behind a StandardScaler. Data: those of
 ``bench_start.py`` (the sets with more training rows than the context, each
@@ -25,19 +25,20 @@ split as there).
 The rule, written before the fits: ``context_neighbors=256`` becomes the
 default if, over every set fitted,
 
-1. its mean test R² is at least the default's + 0.002;
-2. no set's test R² is more than 0.01 below the default's;
-3. its median fit time is at most 1.3 times the default's.
+1. its mean test R² is at least ``None``'s + 0.002;
+2. no set's test R² is more than 0.01 below ``None``'s;
+3. its median fit time is at most 1.3 times ``None``'s.
 
 Otherwise ``None`` stays the default, and 256 an option.
+
+The run made 256 the default: a mean test R² 0.0022 above ``None``'s, no set lower, a
+median time ratio of 1.14; the folds chose it on 7 of the 35 sets.
 """
 
-import csv
 import json
 
-import numpy as np
-from _common import RESULTS, markdown_table, peers, script_parser, timed_fit
-from bench_start import PEERS, more_sets
+import bench_start
+from _common import RESULTS, script_parser
 from bench_validation import data_sets
 from joblib import Parallel, delayed
 from sklearn.pipeline import make_pipeline
@@ -46,7 +47,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_softattn import SoftmaxAttentionRegressorCV
 
 K = 256
-LABELS = ("defaults", f"context_neighbors={K}")
+LABELS = ("context_neighbors=None", f"context_neighbors={K}")
 
 
 def fit_set(name, X, y, X_test, y_test):
@@ -55,21 +56,14 @@ def fit_set(name, X, y, X_test, y_test):
     row = {"set": name, "n": len(y), "d": X.shape[1]}
     ours = {label: make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
         context_neighbors=k, random_state=0)) for label, k in zip(LABELS, (None, K))}
-    for label, model in {**ours, **{k: v for k, v in peers().items() if k in PEERS}}.items():
-        seconds, r2 = timed_fit(model, X, y, X_test, y_test)
-        row[label] = {"seconds": seconds, "r2": r2}
-        print(f"{name}: {label} {seconds:.1f} s, R² {r2:.4f}", flush=True)
+    bench_start.fit_models(row, ours, X, y, X_test, y_test)
     row["chosen"] = ours[LABELS[1]][-1].context_neighbors_ is not None
     return row
 
 
 def verdict(rows):
     """The rule's three numbers and whether ``context_neighbors=K`` passes it."""
-    gain = np.array([r[LABELS[1]]["r2"] - r[LABELS[0]]["r2"] for r in rows])
-    ratio = np.array([r[LABELS[1]]["seconds"] / r[LABELS[0]]["seconds"] for r in rows])
-    passed = bool(gain.mean() >= 0.002 and gain.min() >= -0.01 and np.median(ratio) <= 1.3)
-    return {"mean_gain": float(gain.mean()), "worst_gain": float(gain.min()),
-            "median_time_ratio": float(np.median(ratio)), "adopt": passed}
+    return bench_start.verdict(rows, LABELS, min_mean_gain=0.002, max_time_ratio=1.3)
 
 
 def main():
@@ -78,28 +72,18 @@ def main():
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     sets = {} if args.quick else data_sets(False)
-    sets.update(more_sets(args.quick))
+    sets.update(bench_start.more_sets(args.quick))
     rows = Parallel(n_jobs=args.jobs)(delayed(fit_set)(name, *data)
                                       for name, data in sets.items())
-    labels = [*LABELS, *PEERS]
-    print(markdown_table(
-        ["set", "n", "d", "every row chosen", *(f"{label} (s, R²)" for label in labels)],
-        [[r["set"], r["n"], r["d"], "yes" if r["chosen"] else "no",
-          *(f"{r[label]['seconds']:.1f}, {r[label]['r2']:.4f}" for label in labels)]
-         for r in rows]))
+    bench_start.report(rows, [*LABELS, *bench_start.PEERS],
+                       ("every row chosen", lambda r: "yes" if r["chosen"] else "no",
+                        ["every row chosen"], lambda r: [int(r["chosen"])]),
+                       None if args.quick else RESULTS / "context_neighbors.csv")
     result = verdict(rows)
-    print(f"context_neighbors={K} against the defaults: mean test R² "
+    print(f"context_neighbors={K} against None: mean test R² "
           f"{result['mean_gain']:+.4f}, worst set {result['worst_gain']:+.4f}, median fit "
           f"time ratio {result['median_time_ratio']:.2f}: "
           f"{'adopt' if result['adopt'] else 'keep None'}")
-    if not args.quick:
-        with open(RESULTS / "context_neighbors.csv", "w", newline="") as f:
-            writer = csv.writer(f)
-            writer.writerow(["set", "n", "d", "every row chosen",
-                             *(f"{label} {v}" for label in labels for v in ("seconds", "r2"))])
-            for r in rows:
-                writer.writerow([r["set"], r["n"], r["d"], int(r["chosen"]), *(
-                    f"{r[label][v]:.4g}" for label in labels for v in ("seconds", "r2"))])
     print("SUMMARY " + json.dumps({"fits": rows, **result}))
 
 

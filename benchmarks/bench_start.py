@@ -102,20 +102,50 @@ def fit_set(name, X, y, X_test, y_test):
     ours = {label: make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
         attention_scales=[0.0, start], random_state=0))
         for label, start in zip(LABELS, (row["start all"], row["start context"]))}
+    return fit_models(row, ours, X, y, X_test, y_test)
+
+
+def fit_models(row, ours, X, y, X_test, y_test):
+    """``row`` with the fit time and test R² of each of the models ``ours`` and of the
+    PEERS, fitted one after the other and printed as they end."""
     for label, model in {**ours, **{k: v for k, v in peers().items() if k in PEERS}}.items():
         seconds, r2 = timed_fit(model, X, y, X_test, y_test)
         row[label] = {"seconds": seconds, "r2": r2}
-        print(f"{name}: {label} {seconds:.1f} s, R² {r2:.4f}", flush=True)
+        print(f"{row['set']}: {label} {seconds:.1f} s, R² {r2:.4f}", flush=True)
     return row
 
 
-def verdict(rows):
-    """The rule's three numbers and whether the context-sized start passes it."""
-    gain = np.array([r[LABELS[1]]["r2"] - r[LABELS[0]]["r2"] for r in rows])
-    ratio = np.array([r[LABELS[1]]["seconds"] / r[LABELS[0]]["seconds"] for r in rows])
-    passed = bool(gain.mean() >= -0.002 and gain.min() >= -0.01 and np.median(ratio) <= 1.2)
+def verdict(rows, labels=LABELS, min_mean_gain=-0.002, max_time_ratio=1.2):
+    """The rule's three numbers for ``labels[1]`` against ``labels[0]``, and whether it
+    passes: a mean test R² gain of at least ``min_mean_gain``, no set more than 0.01
+    below, and a median fit time ratio of at most ``max_time_ratio``."""
+    gain = np.array([r[labels[1]]["r2"] - r[labels[0]]["r2"] for r in rows])
+    ratio = np.array([r[labels[1]]["seconds"] / r[labels[0]]["seconds"] for r in rows])
+    passed = bool(gain.mean() >= min_mean_gain and gain.min() >= -0.01
+                  and np.median(ratio) <= max_time_ratio)
     return {"mean_gain": float(gain.mean()), "worst_gain": float(gain.min()),
             "median_time_ratio": float(np.median(ratio)), "adopt": passed}
+
+
+def report(rows, labels, column, path=None):
+    """Print ``rows`` as one table (set, n, d, ``column``, then seconds and test R² of
+    each of ``labels``) and, with ``path``, write their numbers there as CSV.
+    ``column``: ``(header, cell, csv headers, csv cells)``, the last three functions of
+    a row but for the headers."""
+    header, cell, csv_header, csv_cells = column
+    print(markdown_table(
+        ["set", "n", "d", header, *(f"{label} (s, R²)" for label in labels)],
+        [[r["set"], r["n"], r["d"], cell(r),
+          *(f"{r[label]['seconds']:.1f}, {r[label]['r2']:.4f}" for label in labels)]
+         for r in rows]))
+    if path is not None:
+        with open(path, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(["set", "n", "d", *csv_header,
+                             *(f"{label} {v}" for label in labels for v in ("seconds", "r2"))])
+            for r in rows:
+                writer.writerow([r["set"], r["n"], r["d"], *csv_cells(r), *(
+                    f"{r[label][v]:.4g}" for label in labels for v in ("seconds", "r2"))])
 
 
 def main():
@@ -127,27 +157,16 @@ def main():
     sets.update(more_sets(args.quick))
     rows = Parallel(n_jobs=args.jobs)(delayed(fit_set)(name, *data)
                                       for name, data in sets.items())
-    labels = [*LABELS, *PEERS]
-    print(markdown_table(
-        ["set", "n", "d", "start: all rows, context", *(f"{label} (s, R²)" for label in labels)],
-        [[r["set"], r["n"], r["d"], f"{r['start all']:.3g}, {r['start context']:.3g}",
-          *(f"{r[label]['seconds']:.1f}, {r[label]['r2']:.4f}" for label in labels)]
-         for r in rows]))
+    report(rows, [*LABELS, *PEERS],
+           ("start: all rows, context", lambda r: f"{r['start all']:.3g}, {r['start context']:.3g}",
+            ["start all", "start context"],
+            lambda r: [f"{r['start all']:.4g}", f"{r['start context']:.4g}"]),
+           None if args.quick else RESULTS / "start.csv")
     result = verdict(rows)
     print(f"context-sized start against all rows': mean test R² {result['mean_gain']:+.4f}, "
           f"worst set {result['worst_gain']:+.4f}, median fit time ratio "
           f"{result['median_time_ratio']:.2f}: "
           f"{'adopt' if result['adopt'] else 'keep the spacing of all the rows'}")
-    if not args.quick:
-        with open(RESULTS / "start.csv", "w", newline="") as f:
-            writer = csv.writer(f)
-            writer.writerow(["set", "n", "d", "start all", "start context",
-                             *(f"{label} {v}" for label in labels for v in ("seconds", "r2"))])
-            for r in rows:
-                writer.writerow([r["set"], r["n"], r["d"], f"{r['start all']:.4g}",
-                                 f"{r['start context']:.4g}", *(
-                                     f"{r[label][v]:.4g}" for label in labels
-                                     for v in ("seconds", "r2"))])
     print("SUMMARY " + json.dumps({"fits": rows, **result}))
 
 
