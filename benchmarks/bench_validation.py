@@ -48,9 +48,9 @@ A second run, under the same rule, at the defaults of its time: the path's start
 the spacing of a context-sized sample (``bench_start.py``) and ``context_neighbors=256``
 (``bench_context_neighbors.py``), with which ``diamonds`` reached 0.978 on five folds.
 It made ``cv="auto"`` the default: a mean test R² 0.0019 above five folds', the worst
-set 0.0047 below (``diamonds``, 0.973), a median time ratio of 0.30. It chose the same
-point on nine fits, a better one on CPS1988 (0.225 against the linear end's 0.199) and
-census2000 (+0.0002).
+set 0.0047 below (``diamonds``, 0.973), a median time ratio of 0.30. It scored the same
+on eight fits, better on CPS1988 (0.225 against the linear end's 0.199) and census2000
+(+0.0002).
 """
 
 import csv
