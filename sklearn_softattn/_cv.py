@@ -533,7 +533,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     """
     rng = check_random_state(params["random_state"])
     problem = _problem(params, X[train], Y[train], sample_weight[train], rng)
-    every_row = _positive_rows(X[train], Y[train], sample_weight[train], 2)
+    every_row = (None if context_neighbors is None else
+                 _positive_rows(X[train], Y[train], sample_weight[train], 2))
     X_test, y_test = X[test], (Y[test, 0] if y_ndim == 1 else Y[test])
     w_test = sample_weight[test]
     task = Task(None, None) if task is None else task
@@ -571,16 +572,15 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                     neighbor_scores[s, t, a, r] = neighbor_scores[s, t - 1, a, r]
                     continue
                 attributes = _fitted_attributes(K, V, problem, y_ndim, scales[s] == 0)
-                if scorer is None or (stop is not None and len(test) > 1):
-                    # (R² needs two rows: with one it is not defined.)
-                    r2s[t] = r2(y_test, layer_predict(attributes, X_test, params["n_jobs"],
-                                                      params["extrapolation"]), w_test)
                 point_params = {**path_params, "attention_scale": scales[s],
                                 "max_iter": max_iters[t]}
+                if scorer is None or (stop is not None and len(test) > 1):
+                    # (R² needs two rows: with one it is not defined.)
+                    r2s[t] = _score(None, point_params, attributes, X_test, y_test, w_test)
                 score = r2s[t] if scorer is None else _score(
                     scorer, point_params, attributes, X_test, y_test, w_test)
                 scores[s, t, a, r] = score if np.isfinite(score) else np.nan
-                every = (None if context_neighbors is None else
+                every = (None if every_row is None else
                          every_row_context(attributes, *every_row, context_neighbors))
                 if every is not None:
                     score = _score(scorer, point_params, every, X_test, y_test, w_test)
@@ -1243,7 +1243,8 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         if self.context_neighbors_ is not None:
             every_row = every_row_context(vars(self), *_positive_rows(X, Y, sample_weight, 2),
                                           self.context_neighbors_)
-            if every_row is None:  # the refit's context holds every row
+            # (Folds that repeat rows can outnumber the context where the refit does not.)
+            if every_row is None:
                 self.context_neighbors_ = None
             else:
                 vars(self).update(every_row)
