@@ -35,12 +35,8 @@ The run made 256 the default: a mean test R² 0.0022 above ``None``'s, no set lo
 median time ratio of 1.14; the folds chose it on 7 of the 35 sets.
 """
 
-import json
-
 import bench_start
-from _common import RESULTS, script_parser
-from bench_validation import data_sets
-from joblib import Parallel, delayed
+from _common import RESULTS
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
@@ -67,24 +63,12 @@ def verdict(rows):
 
 
 def main():
-    parser = script_parser(__doc__)
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args()
-    sets = {} if args.quick else data_sets(False)
-    sets.update(bench_start.more_sets(args.quick))
-    rows = Parallel(n_jobs=args.jobs)(delayed(fit_set)(name, *data)
-                                      for name, data in sets.items())
+    rows, quick = bench_start.fit_sets(__doc__, fit_set)
     bench_start.report(rows, [*LABELS, *bench_start.PEERS],
                        ("every row chosen", lambda r: "yes" if r["chosen"] else "no",
                         ["every row chosen"], lambda r: [int(r["chosen"])]),
-                       None if args.quick else RESULTS / "context_neighbors.csv")
-    result = verdict(rows)
-    print(f"context_neighbors={K} against None: mean test R² "
-          f"{result['mean_gain']:+.4f}, worst set {result['worst_gain']:+.4f}, median fit "
-          f"time ratio {result['median_time_ratio']:.2f}: "
-          f"{'adopt' if result['adopt'] else 'keep None'}")
-    print("SUMMARY " + json.dumps({"fits": rows, **result}))
+                       None if quick else RESULTS / "context_neighbors.csv")
+    bench_start.conclude(rows, verdict(rows), f"context_neighbors={K} against None", "keep None")
 
 
 if __name__ == "__main__":

@@ -148,26 +148,38 @@ def report(rows, labels, column, path=None):
                     f"{r[label][v]:.4g}" for label in labels for v in ("seconds", "r2"))])
 
 
-def main():
-    parser = script_parser(__doc__)
+def fit_sets(doc, fit_set):
+    """Parse the script's arguments (``doc``: its docstring) and return ``fit_set``'s
+    rows over the sets (two with ``--quick``), in ``--jobs`` processes, and whether the
+    run is quick."""
+    parser = script_parser(doc)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     sets = {} if args.quick else data_sets(False)
     sets.update(more_sets(args.quick))
-    rows = Parallel(n_jobs=args.jobs)(delayed(fit_set)(name, *data)
-                                      for name, data in sets.items())
+    return Parallel(n_jobs=args.jobs)(delayed(fit_set)(name, *data)
+                                      for name, data in sets.items()), args.quick
+
+
+def conclude(rows, result, versus, otherwise):
+    """Print the rule's verdict (``versus``: what was compared; ``otherwise``: what stays
+    if it fails) and the ``SUMMARY`` line."""
+    print(f"{versus}: mean test R² {result['mean_gain']:+.4f}, worst set "
+          f"{result['worst_gain']:+.4f}, median fit time ratio "
+          f"{result['median_time_ratio']:.2f}: {'adopt' if result['adopt'] else otherwise}")
+    print("SUMMARY " + json.dumps({"fits": rows, **result}))
+
+
+def main():
+    rows, quick = fit_sets(__doc__, fit_set)
     report(rows, [*LABELS, *PEERS],
            ("start: all rows, context", lambda r: f"{r['start all']:.3g}, {r['start context']:.3g}",
             ["start all", "start context"],
             lambda r: [f"{r['start all']:.4g}", f"{r['start context']:.4g}"]),
-           None if args.quick else RESULTS / "start.csv")
-    result = verdict(rows)
-    print(f"context-sized start against all rows': mean test R² {result['mean_gain']:+.4f}, "
-          f"worst set {result['worst_gain']:+.4f}, median fit time ratio "
-          f"{result['median_time_ratio']:.2f}: "
-          f"{'adopt' if result['adopt'] else 'keep the spacing of all the rows'}")
-    print("SUMMARY " + json.dumps({"fits": rows, **result}))
+           None if quick else RESULTS / "start.csv")
+    conclude(rows, verdict(rows), "context-sized start against all rows'",
+             "keep the spacing of all the rows")
 
 
 if __name__ == "__main__":
