@@ -365,7 +365,9 @@ def _overflow_scale(Zq, KZc, query_max=None, bias=None):
 
 
 def _relative_weights(context_weight):
-    """Token multiplicities divided by the largest, so that they are at most 1."""
+    """Token multiplicities divided by the largest, so that they are at most 1 (in
+    float64, so that weights beyond float32's range divide first)."""
+    context_weight = np.asarray(context_weight, dtype=np.float64)
     return context_weight / context_weight.max()
 
 
@@ -463,7 +465,7 @@ def _forward(Zq, Zc, K, V, context_weight, n_jobs, targets, scores, neighbors):
         return out
     KZc = Zc @ K.T
     bias = _distance_bias(KZc, Zc) if scores == "distance" else None
-    w = _relative_weights(np.asarray(context_weight, dtype=dtype))[:, None]
+    w = _relative_weights(context_weight).astype(dtype)[:, None]
     tokens = np.ascontiguousarray(np.hstack([(Xc @ V.T) * w, w]), dtype=dtype)
     scale = _overflow_scale(Zq, KZc, bias=bias)
     if neighbors is not None:
@@ -614,9 +616,9 @@ class LossGrad:
         c = np.asarray(query_weight, dtype=np.float64)
         self.c = c / c.sum()  # float64 for the loss's sum; the kernel's in dtype
         self.c_kernel = self.c.astype(dtype)
-        context_weight = np.asarray(context_weight, dtype=dtype)
-        self.w = w = _relative_weights(context_weight)
-        self.ratio = _self_log_ratio(context_weight, self_index).astype(dtype)
+        self.w = w = _relative_weights(context_weight).astype(dtype)
+        self.ratio = _self_log_ratio(np.asarray(context_weight, dtype=np.float64),
+                                     self_index).astype(dtype)
         # P = R Uᵀ = left @ right.T, through the thinner of its two factorizations:
         # right is X̃c (p <= q) or X̃c Vᵀ, of rank min(p, q).
         self.rank = min(p, q)

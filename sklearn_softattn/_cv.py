@@ -1122,7 +1122,9 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         if self.attention_scores == "distance" and isinstance(self.attention_scales,
                                                              (str, Integral)):
             # The spacing a smoother resolves is that of the rows it attends over: as
-            # many as each fit's context holds, drawn as it is drawn.
+            # many as each fit's context holds, drawn as it is drawn, from the rows of
+            # positive weight.
+            X, _, sample_weight = _positive_rows(X, X[:, :0], sample_weight, 2)
             rows = context_rows(len(X), self.max_context, self.n_neighbors,
                                 check_random_state(self.random_state))
             if isinstance(self.attention_scales, str):

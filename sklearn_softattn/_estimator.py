@@ -79,7 +79,7 @@ def _column_means(A, weights):
     The round-off of a constant column's mean (``0.1`` averages to
     ``0.1 + 4e-17``) would otherwise be whitened into a spurious feature.
     """
-    means = np.average(A, axis=0, weights=weights)
+    means = np.average(A, axis=0, weights=weights).astype(A.dtype)
     constant = np.all(A == A[0], axis=0)
     means[constant] = A[0, constant]
     return means
@@ -91,8 +91,20 @@ def _batch_size(batch_size, n_samples):
 
 
 def _positive_rows(X, Y, sample_weight, needed):
-    """The rows of positive weight (no copy when all are), at least ``needed`` of them."""
+    """The rows of positive weight (no copy when all are), at least ``needed`` of them.
+
+    A weight counts as positive from ``2**20 / M`` times the largest weight, ``M``
+    the largest number of the data's dtype (about 6e-303 of it in float64, 3e-33
+    in float32); a row below takes no part, as a zero weight. Its share of every
+    weighted sum is far below the dtype's precision, yet a row alone in a direction
+    lies about ``share ** -0.5`` standard deviations out there, which whitening
+    squares: that must not overflow, as the spread of the data must not (see
+    :func:`_check_spread`, whose margin this is).
+    """
+    largest = sample_weight.max() if len(sample_weight) else 0.0
     keep = sample_weight > 0
+    if largest > 0:
+        keep &= sample_weight / largest >= 2.0**20 / np.finfo(X.dtype).max
     if not np.all(keep):
         X, Y, sample_weight = X[keep], Y[keep], sample_weight[keep]
     if X.shape[0] < needed:
@@ -149,26 +161,35 @@ class _Problem:
         if not (self.subsampled and self.fit_intercept):
             return self.x_offset
         w = self.objective.weight
-        return self.x_offset + (w / w.sum()) @ self.Xc
+        return self.x_offset + (w / w.sum()).astype(self.Xc.dtype) @ self.Xc
 
     def ridge_strength(self, shrinkage):
         """The objective's weight of the ridge penalty for a ``shrinkage`` in
         :class:`~sklearn.linear_model.Ridge`'s units (or ``"auto"``, see
         :attr:`auto_shrinkage`): the loss is the weighted mean of squared
-        errors over 2, so ``shrinkage`` over the sum of the weights."""
+        errors over 2, so ``shrinkage`` over the sum of the weights.
+
+        At most ``1 / ε`` (the data's machine epsilon): the penalty then shrinks
+        the standardized coefficients to ``ε`` times least squares' or less, which
+        is zero to working precision, as any larger strength would give. (Sample
+        weights far below 1 make the strength as large as their sum is small.)"""
         if isinstance(shrinkage, str):  # "auto"
             shrinkage = self.auto_shrinkage
-        return shrinkage / self.objective.weight.sum()
+        most = 1 / np.finfo(self.Xc.dtype).eps
+        return float(min(shrinkage / self.objective.weight.sum(), most))
 
     @cached_property
     def auto_shrinkage(self):
         """The shrinkage that :class:`~sklearn.linear_model.RidgeCV` chooses on the
         training rows' standardized features, among :data:`AUTO_SHRINKAGES`, by
         its efficient leave-one-out error."""
-        ridge = RidgeCV(alphas=AUTO_SHRINKAGES).fit(
+        # Weights over their largest and penalties likewise: the same problem, with
+        # weights spanning hundreds of orders of magnitude cannot overflow.
+        unit = self.objective.weight.max()
+        ridge = RidgeCV(alphas=AUTO_SHRINKAGES / unit).fit(
             self.Xc / feature_scale(self.covariance), self.Yc,
-            sample_weight=self.objective.weight)
-        return float(ridge.alpha_)
+            sample_weight=self.objective.weight / unit)
+        return float(ridge.alpha_ * unit)
 
 
 def _fitted_attributes(K, V, problem, y_ndim, linear=False):
@@ -466,10 +487,18 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
             self, X, y, reset=reset, multi_output=True, y_numeric=True,
             dtype=[np.float64, np.float32],
         )
+        # Weights in float64 whatever the data: a weight is a count, whose sums and
+        # ratios are taken before anything meets the data's dtype.
         sample_weight = _check_sample_weight(
-            sample_weight, X, dtype=X.dtype, ensure_non_negative=True
+            sample_weight, X, dtype=np.float64, ensure_non_negative=True
         )
         Y = y.reshape(len(y), -1).astype(X.dtype, copy=False)
+        if not np.all(np.isfinite(Y)):  # finite before the cast: validate_data checked
+            raise ValueError(
+                f"y has values up to {np.max(np.abs(y)):.3g}, beyond the range of X's "
+                f"dtype, {X.dtype}, in which the layer is fitted. Pass X as float64, or "
+                "rescale y."
+            )
         if positive_only:
             # The first fit's rows are also the context: at least two.
             X, Y, sample_weight = _positive_rows(X, Y, sample_weight, 2 if reset else 1)
@@ -841,7 +870,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         together).
 
     context_weight_ : ndarray of shape (n_context,)
-        Multiplicity of each context row (its sample weight; ones without).
+        Multiplicity of each context row (its sample weight; ones without), in
+        float64 whatever the data's dtype.
 
     data_radius_ : float
         The largest Mahalanobis distance of a training row (of positive
@@ -906,8 +936,15 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
     Training queries are the training rows themselves, each excluded from its
     own context, so the training loss measures what ``predict`` does on unseen
     points. A sample weight ``w_j`` counts a token ``w_j`` times in every
-    softmax (and ``w_j - 1`` times in its own query's), so integer weights are
-    equivalent to repeated rows.
+    softmax (and ``w_j - 1`` times in its own query's), so with integer weights
+    the objective is that of the repeated rows. ``"gd"`` then takes the same
+    steps, and the two fits agree to round-off (1e-14 relative after 200
+    iterations on 40 rows). L-BFGS's line search amplifies round-off: the two
+    fits agree for a few iterations and then part (1e-8 relative after 40
+    iterations, 0.3 after 100, on the same rows), as a fit on rows perturbed
+    by 1e-15 does: equivalent problems, not equal iterates. Weights are kept in
+    float64 whatever the data's dtype; a row whose weight relative to the
+    largest is 0 in the data's dtype takes no part, as a zero weight.
 
     Choices the paper leaves open (our reconstruction): the covariance floor,
     the form and scaling of the regularizer, the block step sizes, the random
@@ -1273,7 +1310,8 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
             n_jobs=self.n_jobs,
             neighbors=neighbors,
         )
-        loss_scale = 0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum()
+        # A Python float, as the weights' sums are float64 and must not widen the data.
+        loss_scale = float(0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum())
         distance = distance_map(covariance)
         radius = max(radius, float(mahalanobis_norms(Xc, distance).max()))
         return _Problem(objective, Xc=Xc, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,

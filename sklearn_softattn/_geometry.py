@@ -18,7 +18,8 @@ def weighted_covariance(Xc, sample_weight, other=None):
     """Weighted covariance ``Σ_i w_i x_i x_iᵀ / Σ_i w_i`` of centered rows, or with
     ``other`` (centered rows of its own, such as the targets) the cross-covariance
     ``Σ_i w_i o_i x_iᵀ / Σ_i w_i``."""
-    return ((Xc if other is None else other).T * (sample_weight / sample_weight.sum())) @ Xc
+    weight = (sample_weight / sample_weight.sum()).astype(Xc.dtype)
+    return ((Xc if other is None else other).T * weight) @ Xc
 
 
 def feature_scale(covariance):

@@ -62,10 +62,11 @@ def leave_one_out(Z, Y, weight, self_index, context_total, target_total, target_
     Yq : ndarray of shape (n, q)
         Leave-one-out targets.
     """
+    # In float64, as the weights are, then in the data's dtype.
     removed = np.minimum(weight, 1)
-    beta = np.where(self_index >= 0, removed / context_total, 0)[:, None]
+    beta = np.where(self_index >= 0, removed / context_total, 0)[:, None].astype(Z.dtype)
     Zq = Z / (1 - beta)
-    gamma = 0 if target_total is None else (removed / target_total)[:, None]
+    gamma = 0 if target_total is None else (removed / target_total)[:, None].astype(Z.dtype)
     Yq = Y if target_total is None else Y / (1 - gamma)
     shift = beta * Zq
     if target_tokens:

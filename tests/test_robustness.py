@@ -5,6 +5,7 @@ or gives finite predictions, and never modifies its inputs.
 """
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -12,7 +13,11 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from sklearn_softattn import PAPER_BASELINE, SoftmaxAttentionRegressor
+from sklearn_softattn import (
+    PAPER_BASELINE,
+    SoftmaxAttentionRegressor,
+    SoftmaxAttentionRegressorCV,
+)
 from sklearn_softattn._attention import attention_weights
 
 CONFIGS = {"default": {}, "baseline": PAPER_BASELINE, "adam": {"solver": "adam"},
@@ -510,3 +515,58 @@ def test_pickle_round_trip_and_clone_refit_are_identical(config):
     refit = clone(estimator).fit(X, y)
     np.testing.assert_array_equal(refit.predict(X_test), expected)
     np.testing.assert_array_equal(refit.loss_curve_, estimator.loss_curve_)
+
+
+# ---------------------------------------------------------------- found by a fuzz
+# Each test below is built from a reproducer of a fuzz of both estimators over
+# target tokens, distance scores, local attention, the sampled context, the
+# hold-out, the iteration counts, L-BFGS and sample weights.
+
+def fuzz_data(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 3))
+    return X, np.sin(2 * X[:, 0]) + 0.1 * rng.standard_normal(n)
+
+
+LAYERS = [
+    {"init": "random", "solver": "lbfgs"},
+    {"target_tokens": True, "attention_scores": "distance", "solver": "lbfgs",
+     "renormalize": False, "attention_scale": 1.0},
+    {"attention_scores": "distance", "n_neighbors": 12},
+]
+
+
+@pytest.mark.parametrize("weight", [1e-200, 1e200])
+@pytest.mark.parametrize("shrinkage", [0.0, 10.0, "auto"])
+@pytest.mark.parametrize("params", LAYERS)
+def test_extreme_uniform_weights(weight, shrinkage, params):
+    # A weight counts a row that many times, so equal weights below 1 are the
+    # unweighted fit (each row's own token is left out whole), but for the ridge
+    # penalty, which is relative to their sum, as Ridge's alpha is.
+    X, y = fuzz_data()
+    sample_weight = np.full(len(X), weight)
+
+    def fit(sample_weight):
+        model = SoftmaxAttentionRegressor(random_state=0, max_iter=20, shrinkage=shrinkage,
+                                          **params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            return fit_predict(model, X, y, sample_weight)
+
+    y_pred = fit(sample_weight)
+    assert np.all(np.isfinite(y_pred))
+    if weight < 1 and shrinkage == 0:
+        np.testing.assert_allclose(y_pred, fit(None), rtol=1e-6, atol=1e-6 * np.std(y))
+
+
+def test_zero_weight_rows_do_not_move_the_path_start():
+    # Past max_context rows the start's spacing is measured on a sample of the rows:
+    # rows of zero weight must not be among those drawn.
+    X, y = fuzz_data(n=60)
+    sample_weight = np.r_[np.ones(40), np.zeros(20)]
+    fitted = SoftmaxAttentionRegressorCV(max_context=30, random_state=0, max_iters=5,
+                                         cv=3).fit(X, y, sample_weight)
+    dropped = SoftmaxAttentionRegressorCV(max_context=30, random_state=0, max_iters=5,
+                                          cv=3).fit(X[:40], y[:40])
+    np.testing.assert_allclose(fitted.attention_scales_, dropped.attention_scales_)
