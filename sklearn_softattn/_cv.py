@@ -28,9 +28,11 @@ from ._estimator import (
     _iteration_hook,
     _positive_rows,
     context_rows,
+    handles_float_errors,
     initial_params,
     layer_predict,
     linear_limit,
+    not_finite,
     solve,
 )
 from ._geometry import (
@@ -503,6 +505,7 @@ def _point_model(params, attributes, n_features):
     return model
 
 
+@handles_float_errors  # also in a worker process
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, alphas, shrinkages, task=None, stop=None, warm_start=True,
                  attention_paths=None, context_neighbors=None):
@@ -595,7 +598,9 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
 
 def _score(scorer, params, attributes, X, y, sample_weight):
     """The validation score of the model with fitted ``attributes``: ``scorer``'s, or
-    R² (scorer None)."""
+    R² (scorer None); NaN, not scorable, where its parameters are not finite."""
+    if not_finite(attributes):
+        return np.nan
     if scorer is None:
         return r2(y, layer_predict(attributes, X, params["n_jobs"], params["extrapolation"]),
                   sample_weight)
@@ -1096,7 +1101,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
                "validation rows of positive weight and targets that vary)")
         if not points.any():
             raise ValueError(f"SoftmaxAttentionRegressorCV: no point of the path could be "
-                             f"scored on any fold: {why}. Use fewer folds or more rows.")
+                             f"scored on any fold: {why}. Use fewer folds (cv) or more rows.")
         if not folds.all():
             warnings.warn("SoftmaxAttentionRegressorCV: fold(s) "
                           f"{np.flatnonzero(~folds).tolist()} left out of the choice: {why}.",
@@ -1148,6 +1153,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
                       max_iter=int(max_iter_grid(self.max_iters)[-1]))
         return shared
 
+    @handles_float_errors
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Choose the sharpness by cross-validation, then refit on all the data.

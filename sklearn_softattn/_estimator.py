@@ -2,7 +2,7 @@
 
 import warnings
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, wraps
 from numbers import Integral, Real
 
 import numpy as np
@@ -50,6 +50,25 @@ AUTO_SHRINKAGES = np.logspace(-3, 3, 13)
 
 # Default learning rate of each solver (``learning_rate="auto"``).
 _AUTO_LEARNING_RATE = {"gd": 1.0, "sgd": 0.03, "adam": 0.05}
+
+
+def handles_float_errors(method):
+    """``method`` with numpy's floating-point warnings off.
+
+    The fit meets overflow and values that are not finite on extreme inputs, and
+    handles them where they arise: a step whose objective is not finite is halved
+    or stepped back from, scores that could overflow are scaled, weights that
+    underflow drop out. What it cannot handle ends in a ``ValueError`` of its own,
+    and fitted parameters are checked to be finite; numpy's warnings would only
+    repeat, in its words, what was handled.
+    """
+
+    @wraps(method)
+    def quiet(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return method(*args, **kwargs)
+
+    return quiet
 
 
 def _check_spread(centered, name):
@@ -233,6 +252,36 @@ def _fitted_attributes(K, V, problem, y_ndim, linear=False):
     )
 
 
+_PARAMETERS = ("key_query_", "value_", "target_value_", "coef_", "intercept_")
+
+
+def not_finite(attributes):
+    """The names of the parameters of fitted ``attributes`` that are not finite.
+
+    The solvers keep every iterate's objective finite; what can still overflow is the
+    map to the raw features' units, on data whose spread, under the sample weights,
+    spans more than the dtype's range in some direction.
+    """
+    return [name for name in _PARAMETERS
+            if attributes[name] is not None and not np.all(np.isfinite(attributes[name]))]
+
+
+def check_finite_fit(attributes):
+    """Raise a ValueError unless the parameters of fitted ``attributes`` are finite."""
+    bad = not_finite(attributes)
+    if bad:
+        raise _overflow(f"The fitted {', '.join(bad)} are")
+
+
+def _overflow(what):
+    return ValueError(
+        f"{what} not finite: in raw units the layer's parameters overflow. The rows' "
+        "spread, under sample_weight, spans more than the range of X's dtype in some "
+        "direction: rescale X (StandardScaler), use float64 X, or give sample_weight a "
+        "narrower range."
+    )
+
+
 def context_rows(n_samples, max_context, n_neighbors, rng):
     """Positions of the rows that form the context, ascending: every row, or with
     more than ``max_context`` rows and dense attention (``n_neighbors`` None) a
@@ -383,6 +432,8 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
         if params["learning_rate"] == "auto"
         else params["learning_rate"]
     )
+    if not (np.all(np.isfinite(K)) and np.all(np.isfinite(V))):
+        raise _overflow("The initial parameters are")
     K, V = change_basis(K, V, T_inv)
     if metric:
         K = symmetric_root(K)
@@ -505,9 +556,13 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         return X, Y, sample_weight, y.ndim
 
     def _store(self, K, V, problem, y_ndim, linear=False):
-        """Set the fitted attributes from raw parameters (see :func:`_fitted_attributes`)."""
-        vars(self).update(_fitted_attributes(K, V, problem, y_ndim, linear))
+        """Set the fitted attributes from raw parameters (see :func:`_fitted_attributes`),
+        after checking that they are finite."""
+        fitted = _fitted_attributes(K, V, problem, y_ndim, linear)
+        check_finite_fit(fitted)
+        vars(self).update(fitted)
 
+    @handles_float_errors
     def predict(self, X):
         """Predict with the attention layer over the stored context.
 
@@ -531,6 +586,7 @@ class _AttentionLayerModel(CallbackSupportMixin, RegressorMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         return layer_predict(vars(self), X, self.n_jobs, self.extrapolation)
 
+    @handles_float_errors
     def attention_weights(self, X, top_k=None):
         """The softmax weights of each row of ``X`` over the context rows.
 
@@ -1054,6 +1110,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    @handles_float_errors
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Fit the attention layer to data.
@@ -1150,6 +1207,7 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         return True
 
     @available_if(_has_iterations)
+    @handles_float_errors
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, sample_weight=None):
         """One training pass over a batch of data (one iteration of the solver).

@@ -145,6 +145,16 @@ def check_metric(K, name):
         )
 
 
+def frobenius_norm(A):
+    """``||A||_F``, also where the sum of squares overflows or underflows (large
+    entries in float32, say): then computed from ``A`` over its largest entry."""
+    norm = np.linalg.norm(A)
+    if np.isfinite(norm) and (norm > 0 or not np.any(A)):
+        return norm
+    largest = np.abs(A).max()
+    return largest * np.linalg.norm(A / largest) if np.isfinite(largest) else largest
+
+
 def renormalize(K, V, scale, P=None):
     """Rescale ``(K, V) -> (K / c, c V)`` so that ``||P K Pᵀ||_F = scale``.
 
@@ -156,7 +166,7 @@ def renormalize(K, V, scale, P=None):
     feature columns of ``V`` are rescaled (see :func:`scale_features`).
     """
     Kw = K if P is None else P @ K @ P.T
-    norm = np.linalg.norm(Kw)
+    norm = frobenius_norm(Kw)
     if norm == 0:
         return K, V
     c = norm / scale
@@ -201,7 +211,7 @@ class Renormalization:
         """``||P K Pᵀ||_F`` of the key-query matrix of the first parameter."""
         if self.metric:
             K = K.T @ K
-        return np.linalg.norm(K if self.P is None else self.P @ K @ self.P.T)
+        return frobenius_norm(K if self.P is None else self.P @ K @ self.P.T)
 
     def __call__(self, K, V):
         if self.scale is None:

@@ -160,6 +160,16 @@ def _diverged(what):
     )
 
 
+def _not_finite_at_start():
+    # The start is scaled to the data with the preconditioner (and the spectral start
+    # always); a random start in raw units is not, and overflows on large features.
+    return ValueError(
+        "The training objective is not finite at the initial point: its predictions "
+        "overflow. Standardize the features (StandardScaler), or keep "
+        "preconditioner='covariance', which scales the start of init='random' to them."
+    )
+
+
 def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     """Structure-aware full-batch gradient descent (the paper's Algorithm 1).
 
@@ -202,7 +212,7 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     K, V = project(K, V)
     value, grad_K, grad_V = objective(K, V)
     if not np.isfinite(value):
-        raise _diverged("is not finite at the initial point")
+        raise _not_finite_at_start()
     eta, streak, slack = learning_rate, 0, descent_slack(objective.Z.dtype)
     if progress.stationary(eta * predicted_decrease(K, V, grad_K, grad_V, project,
                                                     progress.loss_scale)):
@@ -298,11 +308,11 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
         if "x" not in last or not np.array_equal(x, last["x"]):
             K, V, factor = parameters(x)
             value, grad_K, grad_V = objective(K, V)
-            if np.isfinite(value):
-                # float64 whatever the data: scipy < 1.11 takes no other
-                grad = np.concatenate([(c_K * factor) * project.tangent(K, grad_K).ravel(),
-                                       (c_V * grad_V).ravel()], dtype=np.float64) / loss_unit
-            else:  # beyond the line search's reach: it steps back
+            # float64 whatever the data: scipy < 1.11 takes no other
+            grad = np.concatenate([(c_K * factor) * project.tangent(K, grad_K).ravel(),
+                                   (c_V * grad_V).ravel()], dtype=np.float64) / loss_unit
+            if not (np.isfinite(value) and np.all(np.isfinite(grad))):
+                # Beyond the line search's reach (an overflow): it steps back.
                 value, grad = np.inf, np.zeros_like(x)
             last.update(x=x.copy(), K=K, V=V, value=value, grad_K=grad_K, grad_V=grad_V,
                         scaled=(float(value) / loss_unit, grad))
@@ -315,7 +325,7 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     evaluate(x0)
     K, V, value = last["K"], last["V"], last["value"]
     if not np.isfinite(value):
-        raise _diverged("is not finite at the initial point")
+        raise _not_finite_at_start()
     if stationary():
         progress.update(value, K, V)
         return K, V, True
@@ -450,7 +460,7 @@ def minibatch(objective, K, V, *, optimizer, batch_size, max_iter, project, prog
     K, V = project(K, V)
     best = objective(K, V)[0]
     if not np.isfinite(best):
-        raise _diverged("is not finite at the initial point")
+        raise _not_finite_at_start()
     for _ in range(max_iter):
         if (new := _refreshed(objective, K, V, progress)) is not None:
             best = new[0]

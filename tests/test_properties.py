@@ -10,7 +10,9 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sklearn_softattn import SoftmaxAttentionRegressor  # noqa: E402
+from sklearn.exceptions import ConvergenceWarning  # noqa: E402
+
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV  # noqa: E402
 
 # The errors fit raises on these datasets, each naming what is wrong. Measured
 # over ~6000 generated examples: fewer than two rows of positive weight (~3%),
@@ -124,3 +126,86 @@ def test_fit_gives_finite_predictions_or_a_clear_error(data, params):
             assert y_pred.shape == (len(queries),) + np.shape(y)[1:]
             assert np.all(np.isfinite(y_pred))
     np.testing.assert_array_equal(originals[2], X_test)
+
+
+# ---------------------------------------------------------------- the newer options
+# Both estimators over target tokens, distance scores, local attention, the sampled
+# context, the iteration counts, L-BFGS and sample weights of any size, in float32 and
+# float64: finite predictions of the right shape, or a ValueError or TypeError that
+# names the parameter or the input at fault; no numpy RuntimeWarning on the way.
+
+# What an error must name: a parameter, or the input at fault.
+NAMED = re.compile(r"\b(X|y|sample_weight|[Ss]ample weights|n_samples|cv|features|solver|init"
+                   r"|[a-z]+_[a-z_]+)\b")
+
+
+@st.composite
+def weighted_datasets(draw):
+    n, d, q = draw(st.integers(2, 30)), draw(st.integers(1, 4)), draw(st.integers(1, 2))
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    Z = rng.standard_normal((n, d))
+    if draw(st.booleans()):
+        Z[:, 0] = np.round(Z[:, 0])  # ties, and duplicate rows when d == 1
+    X = Z * 10.0 ** draw(st.sampled_from([-3.0, 0.0, 3.0, 10.0]))
+    Y = np.sin(2 * Z[:, :1]) + 0.1 * rng.standard_normal((n, q))
+    y = Y[:, 0] if q == 1 else Y
+    y = y * 10.0 ** draw(st.sampled_from([-6.0, 0.0, 40.0]))
+    weights = draw(st.sampled_from([None, "integer", "tiny", "huge", "spanning"]))
+    sample_weight = {
+        None: None,
+        "integer": rng.integers(0, 4, n).astype(float),
+        "tiny": np.full(n, 1e-200),
+        "huge": np.full(n, 1e200),
+        "spanning": 10.0 ** rng.uniform(-200, 200, n),
+    }[weights]
+    dtype = draw(st.sampled_from([np.float64, np.float32]))
+    return X.astype(dtype), y, sample_weight, rng.standard_normal((4, d)).astype(dtype)
+
+
+layer_options = st.fixed_dictionaries({
+    "target_tokens": st.booleans(),
+    "attention_scores": st.sampled_from(["bilinear", "distance"]),
+    "n_neighbors": st.sampled_from([None, None, None, 1, 4]),
+    "max_context": st.sampled_from([None, 2, 8]),
+    "solver": st.sampled_from(["gd", "lbfgs"]),
+    "renormalize": st.booleans(),
+})
+base_options = st.fixed_dictionaries({
+    "attention_scale": st.sampled_from([0.0, 0.1, 1.0, 10.0]),
+    "shrinkage": st.sampled_from([0.0, "auto", 10.0]),
+})
+cv_options = st.fixed_dictionaries({
+    "attention_scales": st.sampled_from(["auto", 3, (0.0, 1.0)]),
+    "max_iters": st.sampled_from([2, (1, 3)]),
+    "context_neighbors": st.sampled_from([None, 3]),
+    "cv": st.sampled_from([2, 3]),
+})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=weighted_datasets(), layer=layer_options, base=base_options, cv=cv_options,
+       cross_validated=st.booleans())
+def test_newer_options_give_finite_predictions_or_a_clear_error(data, layer, base, cv,
+                                                                cross_validated):
+    X, y, sample_weight, X_test = data
+    originals = [None if a is None else np.copy(a) for a in (X, y, sample_weight, X_test)]
+    if cross_validated:
+        estimator = SoftmaxAttentionRegressorCV(random_state=0, **layer, **cv)
+    else:
+        estimator = SoftmaxAttentionRegressor(random_state=0, max_iter=3, **layer, **base)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", UserWarning)  # folds left out of the CV's choice
+        try:
+            estimator.fit(X, y, sample_weight=sample_weight)
+        except (ValueError, TypeError) as error:
+            assert NAMED.search(str(error)), str(error)
+        else:
+            for queries in (X, X_test):
+                y_pred = estimator.predict(queries)
+                assert y_pred.shape == (len(queries),) + np.shape(y)[1:]
+                assert np.all(np.isfinite(y_pred)), (y_pred, estimator)
+    for original, array in zip(originals, (X, y, sample_weight, X_test)):
+        if original is not None:
+            np.testing.assert_array_equal(original, array)

@@ -289,7 +289,8 @@ VALID_INPUTS = {
 
 def _expected_divergence(config, case):
     # Plain SGD on raw features or targets of size 1e150 cannot take a finite
-    # step: the gradient in K scales like their square. It must say so.
+    # step: the gradient in K scales like their square (and on raw features the
+    # random start's predictions overflow). It must say so.
     return config == "baseline" and case in ("X_near_1e150", "y_near_1e150",
                                              "mixed_column_scales")
 
@@ -300,7 +301,7 @@ def test_valid_input_gives_finite_predictions(config, case):
     X, y, sample_weight = VALID_INPUTS[case]
     estimator = make_estimator(config)
     if _expected_divergence(config, case):
-        with pytest.raises(ValueError, match="learning_rate.*standardize"):
+        with pytest.raises(ValueError, match="[Ss]tandardize the features"):
             fit_predict(estimator, X, y, sample_weight)
         return
     y_pred = assert_finite_fit(estimator, X, y, sample_weight)
@@ -558,6 +559,36 @@ def test_extreme_uniform_weights(weight, shrinkage, params):
     assert np.all(np.isfinite(y_pred))
     if weight < 1 and shrinkage == 0:
         np.testing.assert_allclose(y_pred, fit(None), rtol=1e-6, atol=1e-6 * np.std(y))
+
+
+@pytest.mark.parametrize("weights", ["tiny", "huge", "spanning"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_weights_beyond_the_data_dtype(weights, dtype):
+    X, y = fuzz_data()
+    sample_weight = {"tiny": np.full(len(X), 1e-200), "huge": np.full(len(X), 1e200),
+                     "spanning": 10.0 ** np.random.default_rng(3).uniform(-200, 200, len(X))
+                     }[weights]
+    for estimator in (SoftmaxAttentionRegressor(shrinkage="auto", random_state=0),
+                      SoftmaxAttentionRegressorCV(random_state=0),
+                      SoftmaxAttentionRegressorCV(n_neighbors=12, random_state=0)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            assert_finite_fit(estimator, X.astype(dtype), y, sample_weight)
+
+
+@pytest.mark.parametrize("scale, dtype", [(1e50, np.float64), (1e10, np.float32)])
+def test_no_preconditioner_with_lbfgs_on_unscaled_features(scale, dtype):
+    # A random start in raw units predicts on the features' scale: a clear error.
+    X, y = fuzz_data()
+    estimator = SoftmaxAttentionRegressor(init="random", preconditioner=None,
+                                          solver="lbfgs", random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert_clear_error(estimator, (X * scale).astype(dtype), y, ValueError,
+                           r"not finite at the initial point.*preconditioner='covariance'")
+    assert_finite_fit(SoftmaxAttentionRegressor(init="random", solver="lbfgs", random_state=0),
+                      (X * scale).astype(dtype), y)
 
 
 def test_zero_weight_rows_do_not_move_the_path_start():
