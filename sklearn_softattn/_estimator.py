@@ -334,7 +334,9 @@ def layer_predict(attributes, X, n_jobs=None, extrapolation="clip"):
     """
     if not np.any(attributes["key_query_"]):
         coef = np.atleast_2d(attributes["coef_"])
-        y = np.atleast_1d(attributes["intercept_"]) + X @ coef.T.astype(X.dtype, copy=False)
+        # In the fitted model's dtype, as the layer's predictions are: a float32 query
+        # of a float64 model may have predictions beyond float32's range.
+        y = np.atleast_1d(attributes["intercept_"]) + X @ coef.T
         return y.ravel() if np.ndim(attributes["coef_"]) == 1 else y
     x_offset, y_offset = attributes["x_offset_"], attributes["y_offset_"]
     targets = None

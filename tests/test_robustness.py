@@ -529,6 +529,16 @@ def fuzz_data(n=40, seed=0):
     return X, np.sin(2 * X[:, 0]) + 0.1 * rng.standard_normal(n)
 
 
+def test_float32_query_at_the_linear_limit_is_finite():
+    X, y = fuzz_data()
+    y = (X @ [1.0, 2.0, -1.0] + 0.1 * y) * 1e40  # beyond float32's range
+    model = SoftmaxAttentionRegressor(attention_scale=0.0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        y32 = model.predict(X[:3].astype(np.float32))
+    np.testing.assert_allclose(y32, model.predict(X[:3]), rtol=1e-6)
+
+
 LAYERS = [
     {"init": "random", "solver": "lbfgs"},
     {"target_tokens": True, "attention_scores": "distance", "solver": "lbfgs",
