@@ -839,7 +839,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         Local attention, for ``attention_scores="distance"``: each query
         attends only to its ``n_neighbors`` nearest context rows in the
         current metric ``L`` (found with a compiled k-d tree, ties broken by
-        row position; in training, the own row besides them, down-weighted as
+        position in ``context_``: for rows that coincide, their order in ``X``,
+        so reordering repeated rows of different targets can change a
+        prediction; in training, the own row besides them, down-weighted as
         before), and
         the context is every training row. A pass then costs n_samples ×
         ``n_neighbors`` × n_features instead of n_samples × context ×
@@ -1053,7 +1055,9 @@ class SoftmaxAttentionRegressor(_AttentionLayerModel):
         "extrapolation": [StrOptions({"clip", "continue"})],
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
+        # 0 threads or workers means nothing (a negative count counts back from all).
+        "n_jobs": [Interval(Integral, None, -1, closed="right"),
+                   Interval(Integral, 1, None, closed="left"), None],
         "verbose": ["verbose"],
     }
 

@@ -601,6 +601,13 @@ def test_no_preconditioner_with_lbfgs_on_unscaled_features(scale, dtype):
                       (X * scale).astype(dtype), y)
 
 
+@pytest.mark.parametrize("Estimator", [SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV])
+def test_n_jobs_zero_is_rejected_by_name(Estimator):
+    X, y = fuzz_data()
+    with pytest.raises(ValueError, match="The 'n_jobs' parameter"):
+        Estimator(n_jobs=0).fit(X, y)
+
+
 def test_zero_weight_rows_do_not_move_the_path_start():
     # Past max_context rows the start's spacing is measured on a sample of the rows:
     # rows of zero weight must not be among those drawn.
