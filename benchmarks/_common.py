@@ -67,6 +67,19 @@ def eligible_names(rows=None):
     return sorted(name for name, r in candidates(rows).items() if r["status"] == "eligible")
 
 
+# The two halves of the real sets, fixed before any fit that chooses a default on them:
+# defaults are chosen on the development half only, and the confirmation half is scored
+# once per adopted default. A set's half follows from its name alone (the parity of the
+# first byte of a SHA-256 digest), so that a set added to the registry later has one too.
+HALF_SALT = "sklearn-softattn development half, 2026-12-06"
+
+
+def half(name):
+    """``"development"`` or ``"confirmation"``: the half of the data set ``name``."""
+    digest = hashlib.sha256(f"{HALF_SALT}:{name}".encode()).digest()
+    return "development" if digest[0] % 2 == 0 else "confirmation"
+
+
 def dropped_columns(row):
     """``{column: why}`` of a registry row's ``dropped`` field (``col: why | col: why``)."""
     pairs = (item.split(": ", 1) for item in row["dropped"].split(" | ") if item)

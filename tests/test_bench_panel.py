@@ -59,6 +59,13 @@ def test_registry_status_follows_from_the_rule(common):
             assert common.MIN_ROWS <= len(y) <= 300 and X.shape[1] <= common.MAX_FEATURES
     assert len(common.eligible_names()) == 166
     assert "diabetes" in common.eligible_names()
+
+
+def test_halves_are_fixed_by_the_names(common):
+    # Defaults are chosen on the development half only: the split must never move.
+    halves = [common.half(name) for name in common.eligible_names()]
+    assert halves.count("development") == 89 and halves.count("confirmation") == 77
+    assert common.half("diabetes") == "development"
     assert common.candidates()["ccard"]["reason"] == "72 complete rows"
 
 
