@@ -711,7 +711,12 @@ def test_weights_with_the_key_bias_reproduce_forward():
         A = attention_weights(Zq, Zc @ K.T, np.log(cw), bias=key_bias(Zc, K, scores))
         assert_allclose(A @ values @ V.T, attention_forward(Zq, Zc, K, V, cw, targets=targets,
                                                             scores=scores), rtol=1e-12)
-    assert_allclose(key_bias(Zc, K, "distance"), [-0.5 * z @ K @ z for z in Zc], rtol=1e-14)
+    # BLAS and the loop sum z_jᵀ K z_j's d² terms in other orders: each side errs by at
+    # most 2d units of round-off (eps / 2) times the sum of the terms' sizes, and a bias
+    # that cancels to near 0 has no relative accuracy.
+    terms = 0.5 * np.einsum("jk,kl,jl->j", np.abs(Zc), np.abs(K), np.abs(Zc))
+    assert_allclose(key_bias(Zc, K, "distance"), [-0.5 * z @ K @ z for z in Zc], rtol=1e-14,
+                    atol=2 * K.shape[0] * np.finfo(float).eps * terms.max())
 
 
 def test_integer_weights_equal_repeated_tokens_with_targets_and_distance():
