@@ -26,7 +26,12 @@ from sklearn_softattn import (
     _attention,
     _neighbors,
 )
-from sklearn_softattn._attention import LossGrad, attention_forward, attention_loss_grad
+from sklearn_softattn._attention import (
+    LossGrad,
+    _one_blas_thread,
+    attention_forward,
+    attention_loss_grad,
+)
 from sklearn_softattn._neighbors import (
     TrainingNeighbors,
     dropped_mass_bound,
@@ -193,7 +198,8 @@ def test_prepared_local_loss_keeps_its_neighbors_for_wider_parameters():
     options = {"targets": targets.astype(np.float32), "neighbors": nb, **LOCAL}
     narrow = [a.astype(np.float32) for a in (Zq, Y, Zc, shift)]
     prepared = LossGrad(narrow[0], narrow[1], qw, narrow[2], cw, idx, narrow[3], **options)
-    loss, grad_K, grad_V = prepared(K, V)  # float64 parameters: computed in float64
+    with _one_blas_thread():  # as LossGrad asks, and as attention_loss_grad calls it
+        loss, grad_K, grad_V = prepared(K, V)  # float64 parameters: computed in float64
     expected = attention_loss_grad(narrow[0], narrow[1], qw, narrow[2], K, V, cw, idx,
                                    narrow[3], **options)
     assert grad_K.dtype == np.float64
