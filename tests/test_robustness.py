@@ -330,8 +330,12 @@ def test_predict_far_from_training_data_is_finite(config):
     Zc = estimator.context_ - estimator.x_offset_
     KZc = Zc @ estimator.key_query_.T
     values = estimator.y_offset_ + Zc @ estimator.value_.T  # (m, 1), one target
+    # The kernel sums each value's terms in another order: round-off of their sizes.
+    sizes = np.abs(estimator.y_offset_) + np.abs(Zc) @ np.abs(estimator.value_.T)
     if estimator.target_value_ is not None:
-        values += (estimator.context_targets_ - estimator.y_offset_) @ estimator.target_value_.T
+        targets = estimator.context_targets_ - estimator.y_offset_
+        values += targets @ estimator.target_value_.T
+        sizes += np.abs(targets) @ np.abs(estimator.target_value_.T)
     largest = np.finfo(np.float64).max / np.abs(X).max()
     for scale in (1e10, 1e150, 1e300, 0.5 * largest, 0.99 * largest):
         X_far = X * scale
@@ -347,7 +351,7 @@ def test_predict_far_from_training_data_is_finite(config):
         y_pred = estimator.predict(X_far)
         assert np.all(np.isfinite(y_pred))
         np.testing.assert_allclose(y_pred, values[np.argmax(unit_scores, axis=1), 0],
-                                   rtol=1e-14, atol=0)
+                                   rtol=1e-14, atol=1e-14 * sizes.max())
 
 
 def test_linear_limit_predicts_far_rows_linearly():
