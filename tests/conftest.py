@@ -17,9 +17,16 @@ else:
 
 @pytest.fixture
 def numeric_gradient():
-    """Central finite differences of ``f()`` with respect to the array ``P``."""
+    """Central finite differences of ``f()`` with respect to the array ``P``.
 
-    def gradient(f, P, h=1e-6):
+    Their error is about ``h² |f'''| / 6`` (truncation, the same on every machine) plus
+    ``δf / h``, ``δf`` the round-off of ``f``, which depends on the BLAS kernel's order
+    of summation. A step near ``eps^(1/3)`` balances the two: at 1e-6 the round-off
+    term dominated and varied fivefold between OpenBLAS kernels (up to a tenth of the
+    tests' atol of 1e-9); at 1e-5 both are some 1e-11 on the tests' problems.
+    """
+
+    def gradient(f, P, h=1e-5):
         g = np.zeros_like(P)
         for idx in np.ndindex(P.shape):
             old = P[idx]
