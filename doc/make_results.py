@@ -31,7 +31,7 @@ from pathlib import Path
 import sklearn
 
 import sklearn_softattn
-from sklearn_softattn._estimator import _AUTO_LEARNING_RATE
+from sklearn_softattn._layer import AUTO_LEARNING_RATE
 
 ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "doc" / "images"
@@ -190,7 +190,7 @@ def default_reading(main_out):
     the estimator's random start, its count and plain SGD's default learning rate."""
     cond = re.search(r"\bcond=([\d.]+)", main_out)[1]
     count = re.search(r"^m counts (\w+)", main_out, re.M)[1]
-    return (cond, "targets", count), f"lr={_AUTO_LEARNING_RATE['sgd']:g}"
+    return (cond, "targets", count), f"lr={AUTO_LEARNING_RATE['sgd']:g}"
 
 
 def _reading_name(reading):
@@ -491,9 +491,9 @@ shows the decay of `μ^m`. It cannot speak to the statistical term.
     {EXAMPLE_BASELINES}
 
 `SoftmaxAttentionRegressor` is tuned by `GridSearchCV` (3-fold, inside each outer fold) over
-`attention_scale`, `max_iter` (with `tol=0`) and `alpha`: a strong balance forces a rank-one
+`attention_scale`, `max_iter` (with `tol=0`) and `balance_strength`: a strong balance forces a rank-one
 key–query matrix for a single target, which holds the nonlinear model back, so the grid has a
-weak one too (a grid over `attention_scale` and `max_iter` alone, at `alpha=10`, tied least
+weak one too (a grid over `attention_scale` and `max_iter` alone, at `balance_strength=10`, tied least
 squares on friedman1). `SoftmaxAttentionRegressorCV` makes this choice along a path
 instead ([Choosing the sharpness by cross-validation](selection.md)). `MLPRegressor` (behind `StandardScaler`) and
 `HistGradientBoostingRegressor` are there for context. "gaussian linear" is

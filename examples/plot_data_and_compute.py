@@ -161,4 +161,4 @@ ax_m.legend(fontsize=8)
 fig.tight_layout()
 path = OUTPUT / "data_and_compute.png"
 fig.savefig(path, dpi=85)
-print(f"Figure written to {path}")
+print(f"Figure written to {path.name}")

@@ -65,8 +65,9 @@ models = {
 }
 for name, model in models.items():
     model.fit(X_train, y_train)
-    chosen = (f" (attention_scale_={model.attention_scale_:.3g}, alpha_={model.alpha_:g}, "
-              f"shrinkage_={model.shrinkage_})" if hasattr(model, "attention_scale_") else "")
+    chosen = ("" if not hasattr(model, "best_params_") else
+              f" (chosen start {model.best_params_['attention_scale']:.3g}, shrinkage "
+              f"{model.best_params_['shrinkage']}; learned sharpness {model.attention_scale_:.3g})")
     print(f"test R² {name:24}: {model.score(X_test, y_test):.3f}{chosen}")
 model = models["attention CV"]
 # With fewer training rows than max_context, the context is the training set, in order.
@@ -141,4 +142,4 @@ ax_cum.legend(fontsize=8)
 fig.tight_layout()
 path = OUTPUT / "explain_prediction.png"
 fig.savefig(path, dpi=85)
-print(f"Figure written to {path}")
+print(f"Figure written to {path.name}")

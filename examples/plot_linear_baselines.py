@@ -7,9 +7,9 @@ Five-fold cross-validated R² of least squares (``LinearRegression``),
 ``RidgeCV`` and :class:`~sklearn_softattn.SoftmaxAttentionRegressor` tuned by
 ``GridSearchCV`` (nested: the grid search runs inside each outer fold) over
 ``attention_scale``, the sharpness of the softmax, the number of iterations
-and ``alpha``, the strength of the balancing regularizer (its default, 10,
-suits small data but forces a rank-one key-query matrix for a single target,
-which limits the nonlinear model), with ``MLPRegressor`` and
+and ``balance_strength``, the strength of the balancing regularizer (a strong
+one suits small data but forces a rank-one key-query matrix for a single
+target, which limits the nonlinear model), with ``MLPRegressor`` and
 ``HistGradientBoostingRegressor`` for context, on three data sets:
 
 * ``load_diabetes``: real data, nearly linear;
@@ -71,9 +71,10 @@ if QUICK:
 # ``tol=0`` with a large ``n_iter_no_change`` turns the stopping rule off, so
 # that ``max_iter`` is the number of iterations.
 param_grid = (
-    {"attention_scale": [0.3, 2.0], "alpha": [10.0], "max_iter": [10]}
+    {"attention_scale": [0.3, 2.0], "balance_strength": [10.0], "max_iter": [10]}
     if QUICK
-    else {"attention_scale": [0.5, 2.0], "alpha": [0.01, 10.0], "max_iter": [100, 1000]}
+    else {"attention_scale": [0.5, 2.0], "balance_strength": [0.01, 10.0],
+          "max_iter": [100, 1000]}
 )
 attention = GridSearchCV(
     SoftmaxAttentionRegressor(tol=0.0, n_iter_no_change=10_000, random_state=0),
@@ -114,9 +115,9 @@ for data in datasets:
     choices = [search.best_params_ for search in
                results[data, "SoftmaxAttention (tuned)"]["estimator"]]
     print(f"GridSearchCV's choice in each outer fold, {data}: "
-          + "; ".join(f"{c['attention_scale']:g}/{c['alpha']:g}/{c['max_iter']}"
+          + "; ".join(f"{c['attention_scale']:g}/{c['balance_strength']:g}/{c['max_iter']}"
                       for c in choices)
-          + " (attention_scale/alpha/max_iter)")
+          + " (attention_scale/balance_strength/max_iter)")
 
 # %%
 # The linear limit ``coef_`` beside least squares
@@ -151,4 +152,4 @@ ax_coef.legend(fontsize=8)
 fig.tight_layout()
 path = OUTPUT / "linear_baselines.png"
 fig.savefig(path, dpi=85)
-print(f"Figure written to {path}")
+print(f"Figure written to {path.name}")

@@ -72,4 +72,4 @@ axes[1].legend(fontsize=8)
 fig.tight_layout()
 path = OUTPUT / "paper_reproduction.png"
 fig.savefig(path, dpi=85)
-print(f"Figure written to {path}")
+print(f"Figure written to {path.name}")

@@ -38,7 +38,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
 
-from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor, _batch_size
+from ._estimator import PAPER_BASELINE, SoftmaxAttentionRegressor
+from ._layer import minibatch_size
 from ._progress import parallel
 from .datasets import excess_risk, linear_excess_risk, make_gaussian_regression
 
@@ -79,7 +80,7 @@ def updates_per_iteration(params, n_samples):
     """
     if params.get("solver", "gd") == "gd":
         return 1
-    return math.ceil(n_samples / _batch_size(params.get("batch_size", "auto"), n_samples))
+    return math.ceil(n_samples / minibatch_size(params.get("batch_size", "auto"), n_samples))
 
 
 def amount(number, count):

@@ -68,7 +68,7 @@ itself up to round-off. The compiled kernel (``local_forward``,
 ``local_loss_grad``) gathers each query's k tokens row by row: O(n k (d + p))
 per call instead of O(n m (d + p)), with queries in blocks of at most
 ``_BLOCK_ELEMENTS`` scores shared out among threads as above. The key bias's
-gradient is summed per token from one entry per (query, neighbour) pair, in
+gradient is summed per token from one entry per (query, neighbor) pair, in
 numpy and in a fixed order, so that the results do not depend on the number
 of threads either.
 """
@@ -231,7 +231,7 @@ def _check_scores(scores):
 
 
 def _checked_neighbors(neighbors, n_queries, n_context, scores):
-    """The neighbour positions as a C-contiguous (n_queries, k) intp array.
+    """The neighbor positions as a C-contiguous (n_queries, k) intp array.
 
     Raises ValueError unless the scores are distance ones, the shape is
     (n_queries, k) with k >= 1, every entry is a context position (in [0,
@@ -548,8 +548,8 @@ def attention_loss_grad(
         Distinct context positions per query (distance scores only): each query
         attends to those tokens only, its own token among them down-weighted as
         in the dense layer (local attention, see the module docstring); then
-        ``G`` is zero outside each query's neighbours and ``g`` is summed from
-        one entry per (query, neighbour) pair. None: every query attends to
+        ``G`` is zero outside each query's neighbors and ``g`` is summed from
+        one entry per (query, neighbor) pair. None: every query attends to
         the whole context.
 
     Returns
@@ -577,7 +577,7 @@ class LossGrad:
     targets are, else float64); called with parameters of a wider dtype, it computes as
     :func:`attention_loss_grad` would. Call it with BLAS limited to one thread. With
     ``neighbors`` (n, k) (distance scores only), each query attends to its own
-    neighbours, as in :func:`attention_loss_grad`; the neighbours are checked once too.
+    neighbors, as in :func:`attention_loss_grad`; the neighbors are checked once too.
     """
 
     def __init__(self, Zq, Yq, query_weight, Zc, context_weight, self_index, value_shift=None,
@@ -628,7 +628,7 @@ class LossGrad:
         # filled at every call where right depends on V.
         self.tokens = np.empty((m, p + 1 + (self.rank * d if self.fused else 0)), dtype)
         _check_sizes(m, self.tokens.shape[1])
-        # Scores per query: the whole context, or (local) the query's neighbours.
+        # Scores per query: the whole context, or (local) the query's neighbors.
         width = m if neighbors is None else neighbors.shape[1]
         self.block_rows = _block_rows(n, width)
         if self.fused and self.block_rows < self.tokens.shape[1]:

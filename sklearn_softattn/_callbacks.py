@@ -86,6 +86,14 @@ class Task:
             reconstruction_attributes=fitted_attributes,
         )
 
+    def fit_subestimator(self, estimator, X, y, sample_weight=None):
+        """Fit ``estimator`` as this task's child: the callbacks that propagate (such
+        as ``ProgressBar``) follow it, as in scikit-learn's meta-estimators."""
+        if self.context is None:
+            return estimator.fit(X, y, sample_weight=sample_weight)
+        with self.context.propagate_callback_context(estimator):
+            return estimator.fit(X, y, sample_weight=sample_weight)
+
     def iteration_hook(self, fitted_attributes):
         """``on_iteration(K, V)`` for :class:`~sklearn_softattn._solvers.Progress`.
 

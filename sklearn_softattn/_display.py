@@ -3,19 +3,8 @@
 import itertools
 
 import numpy as np
+from sklearn.utils._optional_dependencies import check_matplotlib_support
 from sklearn.utils.validation import check_is_fitted
-
-
-
-def check_matplotlib(caller_name):
-    """Raise an ImportError naming matplotlib and the extra that installs it."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError as e:
-        raise ImportError(
-            f"{caller_name} requires matplotlib. Install it with `pip install matplotlib` "
-            "or `pip install 'sklearn-softattn[examples]'`."
-        ) from e
 
 
 def _score_name(scoring):
@@ -30,8 +19,8 @@ def _score_name(scoring):
 class ScorePathDisplay:
     """The validation score along the path of attention scales.
 
-    One line per combination of the other parameters tried (``alpha`` and
-    ``shrinkage``): the mean validation score over
+    One line per combination of the other parameters tried (``max_iter``,
+    ``balance_strength`` and ``shrinkage``): the mean validation score over
     the folds against ``attention_scale`` (log axis), with a band of one
     standard deviation of the folds' scores, the chosen point marked and the
     linear limit labelled. A path that starts at the linear limit itself
@@ -93,9 +82,9 @@ class ScorePathDisplay:
     >>> reg = SoftmaxAttentionRegressorCV(attention_scales=3, cv=3, max_iters=20,
     ...                                   random_state=0).fit(X, y)
     >>> display = ScorePathDisplay.from_estimator(reg)
-    >>> len(display.lines_)  # one per (alpha, shrinkage) of the default grid
+    >>> len(display.lines_)  # one per shrinkage of the default grid
     3
-    >>> display.lines_[1].get_label()  # a single alpha is not repeated in the labels
+    >>> display.lines_[1].get_label()  # a single value is not repeated in the labels
     'shrinkage=auto'
     >>> plt.close(display.figure_)
     """
@@ -135,7 +124,7 @@ class ScorePathDisplay:
             The display, with ``ax_``, ``figure_``, ``lines_``,
             ``fill_between_`` and ``chosen_`` set.
         """
-        check_matplotlib(f"{type(self).__name__}.plot")
+        check_matplotlib_support(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt
 
         if std_display_style not in ("fill_between", None):
@@ -208,7 +197,7 @@ class ScorePathDisplay:
         -------
         display : ScorePathDisplay
         """
-        check_matplotlib(f"{cls.__name__}.from_estimator")
+        check_matplotlib_support(f"{cls.__name__}.from_estimator")
         check_is_fitted(estimator)
         if not hasattr(estimator, "score_path_"):
             raise TypeError(
@@ -216,11 +205,13 @@ class ScorePathDisplay:
                 f"SoftmaxAttentionRegressorCV; got {type(estimator).__name__}."
             )
         scales = estimator.attention_scales_
-        # One line per (max_iter, alpha, shrinkage), in the order of score_path_'s axes,
-        # labelled by the parameters that vary (all of them if none does).
-        grids = {"max_iter": (estimator.max_iters_, estimator.max_iter_),
-                 "alpha": (estimator.alphas_, estimator.alpha_),
-                 "shrinkage": (estimator.shrinkages_, estimator.shrinkage_)}
+        # One line per (max_iter, balance_strength, shrinkage), in the order of
+        # score_path_'s axes, labelled by the parameters that vary (all of them if none
+        # does).
+        best = estimator.best_params_
+        grids = {"max_iter": (estimator.max_iters_, best["max_iter"]),
+                 "balance_strength": (estimator.balance_strengths_, best["balance_strength"]),
+                 "shrinkage": (estimator.shrinkages_, best["shrinkage"])}
         combinations = list(itertools.product(*(values for values, _ in grids.values())))
         shown = [k for k, (values, _) in enumerate(grids.values()) if len(values) > 1]
         shown = shown or range(len(grids))
@@ -228,7 +219,7 @@ class ScorePathDisplay:
         labels = [", ".join(f"{names[k]}={values[k]:g}" if not isinstance(values[k], str)
                             else f"{names[k]}={values[k]}" for k in shown)
                   for values in combinations]
-        chosen = (int(np.flatnonzero(scales == estimator.attention_scale_)[0]),
+        chosen = (int(np.flatnonzero(scales == best["attention_scale"])[0]),
                   combinations.index(tuple(value for _, value in grids.values())))
         display = cls(
             attention_scales=scales,

@@ -81,10 +81,10 @@ def _correlation_spectrum(covariance, floor):
     return scale, eigvals, eigvecs, floor_value
 
 
-def neighbour_spacing(Z, sample_weight):
+def neighbor_spacing(Z, sample_weight):
     """The weighted median, over the rows, of the squared distance from a row to its
     nearest *distinct* row: the spacing a local smoother resolves. Rows that repeat one
-    another (at distance 0) do not count as neighbours, so integer weights are repeated
+    another (at distance 0) do not count as neighbors, so integer weights are repeated
     rows. NaN if no two rows differ.
 
     Parameters
@@ -179,7 +179,7 @@ def scale_features(V, d, c):
     With target tokens ``V = [V_x, U]``, and a renormalization moves ``V_x``
     only: ``U``'s term ``Σ_j A_ij (y_j − ȳ)`` is a smoother of the targets,
     whose size does not follow that of ``K`` (at sharp scales ``U`` near the
-    identity is nearest-neighbour regression, whatever the norm of ``K``). At
+    identity is nearest-neighbor regression, whatever the norm of ``K``). At
     flat scales ``U``'s term is linear in ``K``, as ``V_x``'s is, and leaving
     ``U`` alone there changes the layer's linear limit by the factor.
     Without target tokens it is ``c V``.

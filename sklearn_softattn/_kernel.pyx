@@ -323,7 +323,7 @@ cdef inline void _local_exp_scores(
     floating *E,
 ) noexcept nogil:
     """``E = exp(S - row max)`` (rows x k) of the block's scores on each query's own
-    neighbours, ``S[i, a] = Zs_i · KZc[j] + factor_i bias[j]`` for ``j = nb_ia``, plus the
+    neighbors, ``S[i, a] = Zs_i · KZc[j] + factor_i bias[j]`` for ``j = nb_ia``, plus the
     own token's shift where ``j`` is the query's own token (``self_index`` not NULL)."""
     cdef Py_ssize_t i, a, j, l, g
     cdef floating factor, s
@@ -368,7 +368,7 @@ def local_forward(const floating[:, ::1] Zs, const floating[:, ::1] KZc,
                   const floating[::1] bias, const floating[:, ::1] tokens,
                   const Py_ssize_t[:, ::1] neighbors, const floating[::1] scale,
                   floating[:, ::1] out, Py_ssize_t block_rows, int n_threads):
-    """:func:`forward` with each query attending to its own neighbours only.
+    """:func:`forward` with each query attending to its own neighbors only.
 
     Query i's scores are on the context positions ``neighbors[i]`` (n, k), each
     in [0, m) and distinct (checked by the caller), with the key bias ``bias``
@@ -458,7 +458,7 @@ def local_loss_grad(const floating[:, ::1] Zs, const floating[:, ::1] Y,
                     floating[::1] loss_rows, floating[:, ::1] residual,
                     floating[:, ::1] attended, floating[:, ::1] grad_rows,
                     floating[:, ::1] pair_grad, Py_ssize_t block_rows, int n_threads):
-    """:func:`loss_grad` with each query attending to its own neighbours only.
+    """:func:`loss_grad` with each query attending to its own neighbors only.
 
     The arguments are :func:`loss_grad`'s (``tokens`` holds ``[w ∘ X̃c, w]`` in
     its first p + 1 columns; there are no fused columns, the gradient rows

@@ -113,10 +113,10 @@ def _levels(m):
 def locality_order(X):
     """An order of the rows of ``X`` that keeps near rows together: the search tree's
     leaf order (:func:`_leaf_order`), a function of ``X`` alone. Local attention
-    gathers each query's neighbours; in this order they lie close in memory (one
+    gathers each query's neighbors; in this order they lie close in memory (one
     local pass at 100 000 rows, k = 64, d = 10 took 0.13 s against 0.24 s in a random
     order; 0.029 against 0.039 s at 20 000). A whole L-BFGS fit of 40 iterations at
-    20 000 rows took the same time either way (10.6 s): its neighbour searches
+    20 000 rows took the same time either way (10.6 s): its neighbor searches
     dominate it there."""
     return _leaf_order(np.asarray(X, dtype=np.float64), _levels(len(X)))
 
@@ -201,7 +201,7 @@ def nearest_tokens(Zq, Zc, L, k, self_index=None, n_jobs=None):
 
 def dropped_mass_bound(Zq, Zc, L, neighbors, context_weight=None, self_index=None):
     """Upper bound, per query, on the dense softmax mass of the tokens left out of
-    its neighbours.
+    its neighbors.
 
     For query i, the dense layer (distance scores with ``K = LᵀL``, each token
     counted ``w_j`` times and the own token ``max(w_j - 1, 0)`` times) gives the
@@ -221,7 +221,7 @@ def dropped_mass_bound(Zq, Zc, L, neighbors, context_weight=None, self_index=Non
     exponentials). The local layer renormalizes over the kept tokens, so each of
     its attention weights differs from the dense layer's by at most this mass, and
     its outputs by at most twice this mass times the largest value norm ``‖V x̃_j‖``.
-    The bound does not hold for neighbours found in another metric (an ``L`` of an
+    The bound does not hold for neighbors found in another metric (an ``L`` of an
     earlier iteration).
 
     Parameters
@@ -274,14 +274,14 @@ def dropped_mass_bound(Zq, Zc, L, neighbors, context_weight=None, self_index=Non
     return bound
 
 
-# Local attention searches its neighbours anew once the metric's direction
+# Local attention searches its neighbors anew once the metric's direction
 # ``L / ‖L‖_F`` has moved by more than this (spectral norm) from that of the last
 # search. A rescaled metric orders the tokens as before, so the points of a path
 # of scales share one search until the metric's shape changes. Chosen among 0.03,
 # 0.1 and 0.3 by benchmarks/bench_local.py's rule (the largest within 0.005 test R²
 # of 0.03's on every set and scale, at k = 64): 0.1 fell 0.013 below 0.03 on
 # make_friedman1 (2000 rows) at attention_scale 3, 0.3 fell 0.08 below on 5000.
-NEIGHBOUR_REFRESH = 0.03
+NEIGHBOR_REFRESH = 0.03
 
 
 def metric_shift(L, L_searched):
@@ -296,8 +296,8 @@ def metric_shift(L, L_searched):
 
 
 class TrainingNeighbors:
-    """The training queries' neighbour lists for local attention, searched anew
-    only when the metric has moved (see :data:`NEIGHBOUR_REFRESH`) and the solver
+    """The training queries' neighbor lists for local attention, searched anew
+    only when the metric has moved (see :data:`NEIGHBOR_REFRESH`) and the solver
     asks (:meth:`refresh`, between iterations: within one, every evaluation sees
     the same lists, so the objective a line search or a step test compares is one
     function).
@@ -316,7 +316,7 @@ class TrainingNeighbors:
         Threads of the search.
     max_shift : float, default=None
         The :func:`metric_shift` beyond which :meth:`refresh` searches anew (None:
-        :data:`NEIGHBOUR_REFRESH` as it is when the lists are made).
+        :data:`NEIGHBOR_REFRESH` as it is when the lists are made).
 
     Attributes
     ----------
@@ -327,9 +327,9 @@ class TrainingNeighbors:
     def __init__(self, Zq, Zc, k, self_index, n_jobs=None, max_shift=None):
         self.Zq, self.Zc, self.k, self.self_index = Zq, Zc, k, self_index
         self.n_jobs = n_jobs
-        self.max_shift = NEIGHBOUR_REFRESH if max_shift is None else max_shift
+        self.max_shift = NEIGHBOR_REFRESH if max_shift is None else max_shift
         self.n_searches = 0
-        self._searched = None  # (L, neighbours) of the last search
+        self._searched = None  # (L, neighbors) of the last search
 
     @property
     def dense(self):
@@ -337,7 +337,7 @@ class TrainingNeighbors:
         return list_width(self.k, len(self.Zc), self.self_index) == len(self.Zc)
 
     def __call__(self, L):
-        """Neighbour lists (n, k') of the last search (the first call searches, in the
+        """Neighbor lists (n, k') of the last search (the first call searches, in the
         metric ``L``); None if every token is kept."""
         if self.dense:
             return None

@@ -119,7 +119,7 @@ class Objective:
     n_jobs : int or None
         Threads over query blocks.
     neighbors : TrainingNeighbors or None
-        The training queries' neighbour lists, with local attention (distance
+        The training queries' neighbor lists, with local attention (distance
         scores): searched when the metric has moved, and shared by the copies a
         solver makes for each point of a path. None: every query attends to the
         whole context.
@@ -170,7 +170,7 @@ class Objective:
 
     def refresh(self, K, V):
         """Between iterations: let the objective change (with local attention, search
-        the neighbours anew if the metric ``K`` has moved, see
+        the neighbors anew if the metric ``K`` has moved, see
         :class:`~._neighbors.TrainingNeighbors`). Returns whether it changed, in which
         case a solver must evaluate its current point again before comparing."""
         return self.neighbors is not None and self.neighbors.refresh(K)

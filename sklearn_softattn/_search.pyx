@@ -180,4 +180,4 @@ def nearest(const double[:, ::1] Xq, const double[:, ::1] XT, const intp[::1] po
             _write_sorted(work, ints, width - has_own, &out[i, has_own])
         PyMem_RawFree(work)
     if failed:
-        raise MemoryError("no memory for the neighbour search's heaps")
+        raise MemoryError("no memory for the neighbor search's heaps")

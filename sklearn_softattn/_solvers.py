@@ -80,7 +80,7 @@ class Progress:
 
     def objective_changed(self, loss):
         """The objective changed between iterations (local attention searched its
-        neighbours anew): its best value so far is ``loss``, the new objective's at
+        neighbors anew): its best value so far is ``loss``, the new objective's at
         the current point, since the old values belong to another function."""
         self.best_loss = loss
 
@@ -199,7 +199,7 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     objective.
 
     Before each step the objective may change (:func:`_refreshed`: local
-    attention searched its neighbours anew); gd then evaluates its point again,
+    attention searched its neighbors anew); gd then evaluates its point again,
     so that every step is compared within one function.
 
     Returns

@@ -39,3 +39,13 @@ def numeric_gradient():
         return g
 
     return gradient
+
+
+@pytest.fixture
+def openmp_threads():
+    """``openmp_threads(limit)``: a context in which the compiled kernel runs on at most
+    ``limit`` OpenMP threads (None: no limit), as ``OMP_NUM_THREADS`` or a joblib worker
+    would limit it."""
+    from threadpoolctl import threadpool_limits
+
+    return lambda limit: threadpool_limits(limits=limit, user_api="openmp")

@@ -16,8 +16,8 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from sklearn_softattn import (
     SoftmaxAttentionRegressor,
     _attention,
-    _estimator,
     _kernel,
+    _layer,
     _objective,
 )
 from sklearn_softattn._attention import (
@@ -249,7 +249,7 @@ def test_fit_matches_fit_on_numpy_reference(monkeypatch, dtype, layer):
             lambda Zq, Yq, w, Zc, cw, own, shift, n_jobs, neighbors, **options: lambda K, V: (
                 reference.attention_loss_grad(Zq, Yq, w, Zc, K, V, cw, own, shift, **options)))
         monkeypatch.setattr(
-            _estimator, "attention_forward",
+            _layer, "attention_forward",
             lambda *a, neighbors, **options: reference.attention_forward(*a[:5], **options))
         numpy_fit = SoftmaxAttentionRegressor(**params).fit(X, y)
     assert compiled.n_iter_ == numpy_fit.n_iter_ == 8

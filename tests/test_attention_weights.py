@@ -15,9 +15,9 @@ from sklearn_softattn import (
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
 ESTIMATORS = {
-    "base": lambda **kw: SoftmaxAttentionRegressor(1.0, alpha=0.0, max_iter=30, random_state=0,
+    "base": lambda **kw: SoftmaxAttentionRegressor(1.0, balance_strength=0.0, max_iter=30, random_state=0,
                                                    **kw),
-    "cv": lambda **kw: SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0], alphas=[0.0],
+    "cv": lambda **kw: SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0], balance_strengths=[0.0],
                                                    cv=3, max_iters=30, random_state=0, **kw),
 }
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from _scripts import load_script
 
-from sklearn_softattn._cv import START_MARGIN, neighbour_sharpness
+from sklearn_softattn._cv import START_MARGIN, neighbor_sharpness
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_the_candidate_start_is_the_one_auto_computes(bench):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((bench.CONTEXT + 300, 3))
     every, context = bench.starts(X)
-    assert every == pytest.approx(neighbour_sharpness(X, np.ones(len(X)), START_MARGIN))
+    assert every == pytest.approx(neighbor_sharpness(X, np.ones(len(X)), START_MARGIN))
     assert context < every
     grid = SoftmaxAttentionRegressorCV(random_state=0)._grid(X, np.ones(len(X)))[0]
     np.testing.assert_allclose(grid, [0.0, context])

@@ -42,8 +42,12 @@ def _expected_failed_checks(estimator):
                                   n_neighbors=5),
         # A shorter path and fewer folds, as scikit-learn runs its own iterative
         # estimators with fewer iterations in these checks.
-        SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], alphas=[0.0, 10.0], cv=3,
-                                    max_iters=50),
+        # A context sampled from the checks' rows, predicting over the nearest of every row.
+        SoftmaxAttentionRegressor(attention_scale=1.0, target_tokens=True,
+                                  attention_scores="distance", solver="lbfgs", max_iter=20,
+                                  renormalize=False, max_context=50, context_neighbors=16),
+        SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], balance_strengths=[0.0, 10.0],
+                                    cv=3, max_iters=50),
         SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], cv=3, max_iters=50,
                                     target_tokens=True, attention_scores="distance"),
         SoftmaxAttentionRegressorCV(),  # the defaults: the learned sharpness

@@ -1,10 +1,12 @@
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from sklearn.datasets import make_friedman1
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, FitFailedWarning
 from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
+from sklearn.metrics import r2_score
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
@@ -17,7 +19,10 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn import _cv
-from sklearn_softattn._cv import attention_scale_grid, choose_point, inner_folds, r2
+from sklearn_softattn._cv import attention_scale_grid, choose_point, inner_folds
+from sklearn_softattn._layer import fitted_layer, layer_predict
+from sklearn_softattn._layer import weighted_r2 as r2
+from sklearn_softattn._problem import build_problem, positive_rows
 from sklearn_softattn.datasets import make_gaussian_regression
 
 # The one-standard-error rule, which some tests below rely on: the default ("best")
@@ -26,8 +31,13 @@ from sklearn_softattn.datasets import make_gaussian_regression
 # with L-BFGS replaced it): the path mechanics below are shown on it.
 PAPER = dict(target_tokens=False, attention_scores="bilinear", solver="gd",
              path_warm_start=True, path_early_stop=True, renormalize=True)
-FAST = dict(attention_scales=[0.01, 0.5, 2.0], alphas=[0.0, 10.0], shrinkages=[0.0], cv=3,
-            selection="1se", max_iters=100, random_state=0, **PAPER)
+FAST = dict(attention_scales=[0.01, 0.5, 2.0], balance_strengths=[0.0, 10.0], shrinkages=[0.0], cv=3,
+            selection_rule="1se", max_iters=100, random_state=0, **PAPER)
+
+
+def fold_problem(params, X, Y, sample_weight, rng):
+    """The training problem of a fold's rows, as the CV estimator builds it."""
+    return build_problem(*positive_rows(X, Y, sample_weight, 2), params, rng)
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +88,10 @@ def test_auto_scales_start_at_a_tenth_of_the_sharpest_distance_scale(small):
     common = dict(attention_scales="auto", shrinkages=[0.0], cv=3, max_iters=5,
                   solver="lbfgs", renormalize=False, random_state=0)
     distance = SoftmaxAttentionRegressorCV(attention_scores="distance", **common).fit(X, y)
-    # Its nearest neighbour at the median spacing scores 0.5 below the row's own position,
+    # Its nearest neighbor at the median spacing scores 0.5 below the row's own position,
     # where the sharpest scale of an int path has it score 5 below.
-    start = _cv.neighbour_sharpness(X, w) / 10
-    assert _cv.neighbour_sharpness(X, w, 0.5) == pytest.approx(start)
+    start = _cv.neighbor_sharpness(X, w) / 10
+    assert _cv.neighbor_sharpness(X, w, 0.5) == pytest.approx(start)
     np.testing.assert_allclose(distance.attention_scales_, [0.0, start])
     bilinear = SoftmaxAttentionRegressorCV(attention_scores="bilinear", **common).fit(X, y)
     np.testing.assert_array_equal(bilinear.attention_scales_, [0.0, 1.0])
@@ -101,12 +111,12 @@ def test_auto_start_is_measured_on_as_many_rows_as_the_context_holds():
                   solver="lbfgs", random_state=3)
     small = SoftmaxAttentionRegressorCV(max_context=50, **common).fit(X, y)
     rows = np.sort(np.random.RandomState(3).choice(len(X), 50, replace=False))
-    start = _cv.neighbour_sharpness(X[rows], w[rows], 0.5)
+    start = _cv.neighbor_sharpness(X[rows], w[rows], 0.5)
     np.testing.assert_allclose(small.attention_scales_, [0.0, start])
-    assert start < _cv.neighbour_sharpness(X, w, 0.5) / 2
+    assert start < _cv.neighbor_sharpness(X, w, 0.5) / 2
     # With every row in the context (a larger max_context, or local attention) the
     # start is the spacing of all of them.
-    every = _cv.neighbour_sharpness(X, w, 0.5)
+    every = _cv.neighbor_sharpness(X, w, 0.5)
     for params in (dict(max_context=400), dict(max_context=50, n_neighbors=10)):
         reg = SoftmaxAttentionRegressorCV(**params, **common).fit(X, y)
         np.testing.assert_allclose(reg.attention_scales_, [0.0, every])
@@ -121,7 +131,7 @@ def test_attention_shrinkages_end_the_other_paths_at_their_linear_limit(small):
     assert np.isfinite(path[0]).all()  # every linear limit is scored
     assert np.isfinite(path[1, :, :, 1]).all()  # "auto" goes on
     assert np.isneginf(path[1, :, :, [0, 2]]).all()  # the others are not fitted
-    assert reg.attention_scale_ == 0 or reg.shrinkage_ == "auto"
+    assert reg.best_params_["attention_scale"] == 0 or reg.best_params_["shrinkage"] == "auto"
     # The path that goes on is the one it has when every path does.
     full = SoftmaxAttentionRegressorCV(**{**reg.get_params(), "attention_shrinkages": None})
     np.testing.assert_array_equal(full.fit(X, y).score_path_[..., 1, :], path[..., 1, :])
@@ -153,7 +163,7 @@ def test_distance_scores_path_reaches_the_rows_spacing():
     # Standardized, the points are 0.01 / std apart; the nearest scores 5 below at
     # s = 2 * 5 / spacing.
     sharpest = 10 / (0.01 / X.std()) ** 2
-    assert _cv.neighbour_sharpness(X, np.ones(len(X))) == pytest.approx(sharpest)
+    assert _cv.neighbor_sharpness(X, np.ones(len(X))) == pytest.approx(sharpest)
     np.testing.assert_allclose(distance.attention_scales_[:4], attention_scale_grid(4))
     assert distance.attention_scales_[-2] < sharpest <= distance.attention_scales_[-1]
     assert distance.score(X, y) > 0.9
@@ -197,11 +207,11 @@ def test_score_path_and_chosen_point(friedman, fitted):
     reg = fitted
     assert reg.score_path_.shape == (3, 1, 2, 1, 3)
     s, t, a, r = choose_point(reg.score_path_)
-    assert reg.attention_scale_ == reg.attention_scales_[s]
-    assert reg.max_iter_ == reg.max_iters_[t] == 100
-    assert reg.alpha_ == reg.alphas_[a] and reg.shrinkage_ == reg.shrinkages_[r] == 0
+    assert reg.best_params_["attention_scale"] == reg.attention_scales_[s]
+    assert reg.best_params_["max_iter"] == reg.max_iters_[t] == 100
+    assert reg.best_params_["balance_strength"] == reg.balance_strengths_[a] and reg.best_params_["shrinkage"] == reg.shrinkages_[r] == 0
     # The refit is the model at the chosen point: a sharper scale than least squares'.
-    assert reg.attention_scale_ > 0.01
+    assert reg.best_params_["attention_scale"] > 0.01
     assert reg.coef_.shape == (10,) and reg.predict(X[:5]).shape == (5,)
 
 
@@ -209,7 +219,7 @@ def test_linear_data_stays_least_squares(linear):
     """On linear data the least-squares end wins, and the model is least squares."""
     X, y = linear
     reg = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
-    assert reg.attention_scale_ == 0.01
+    assert reg.best_params_["attention_scale"] == 0.01
     lin = LinearRegression().fit(X, y)
     np.testing.assert_allclose(reg.coef_, lin.coef_, rtol=0.05)
 
@@ -231,16 +241,16 @@ def test_never_worse_than_least_squares_better_where_nonlinear(linear, friedman)
 def test_refit_follows_the_path_of_the_base_estimator(friedman, fitted):
     """A one-point path is the base estimator fitted at that point."""
     X, y = friedman
-    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.5], alphas=[1.0], shrinkages=[0.1],
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.5], balance_strengths=[1.0], shrinkages=[0.1],
                                       cv=2, max_iters=20, random_state=0, **PAPER).fit(X, y)
-    base = SoftmaxAttentionRegressor(0.5, alpha=1.0, shrinkage=0.1, max_iter=20,
+    base = SoftmaxAttentionRegressor(0.5, balance_strength=1.0, shrinkage=0.1, max_iter=20,
                                      random_state=0).fit(X, y)
     np.testing.assert_allclose(reg.key_query_, base.key_query_, rtol=1e-12)
     np.testing.assert_allclose(reg.predict(X), base.predict(X), rtol=1e-12)
     # A longer path warm-starts its later points: the refit ends at the chosen scale.
     reg = fitted
     root = np.linalg.cholesky(np.cov(X.T, bias=True))
-    assert np.linalg.norm(root.T @ reg.key_query_ @ root) == pytest.approx(reg.attention_scale_)
+    assert np.linalg.norm(root.T @ reg.key_query_ @ root) == pytest.approx(reg.best_params_["attention_scale"])
     assert reg.n_iter_ == len(reg.loss_curve_) > 0
 
 
@@ -250,7 +260,7 @@ def test_without_warm_starts_each_point_is_the_base_estimator_at_its_scale(small
     X, y = small
     params = dict(solver="lbfgs", target_tokens=True, attention_scores="distance",
                   renormalize=True, random_state=0)
-    problem = _cv._problem(SoftmaxAttentionRegressor(**params).get_params(), X, y[:, None],
+    problem = fold_problem(SoftmaxAttentionRegressor(**params).get_params(), X, y[:, None],
                            np.ones(len(y)), np.random.RandomState(0))
     base_params = SoftmaxAttentionRegressor(max_iter=15, **params).get_params()
     fresh = list(_cv.attention_path(problem, [0.3, 3.0], base_params, warm_start=False))
@@ -258,12 +268,12 @@ def test_without_warm_starts_each_point_is_the_base_estimator_at_its_scale(small
     alone, = _cv.attention_path(problem, [3.0], base_params)
     np.testing.assert_array_equal(fresh[1].K, alone.K)
     assert not np.allclose(warm[1].K, alone.K)  # the warm start mattered here
-    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.3, 3.0], alphas=[0.0],
-                                      shrinkages=[0.0], max_iters=(5, 15), selection="1se",
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.3, 3.0], balance_strengths=[0.0],
+                                      shrinkages=[0.0], max_iters=(5, 15), selection_rule="1se",
                                       path_warm_start=False, cv=3, **params).fit(X, y)
-    base = SoftmaxAttentionRegressor(reg.attention_scale_, alpha=0.0, shrinkage=0.0,
-                                     max_iter=reg.max_iter_, **params).fit(X, y)
-    assert reg.attention_scale_ == 3.0
+    base = SoftmaxAttentionRegressor(reg.best_params_["attention_scale"], balance_strength=0.0, shrinkage=0.0,
+                                     max_iter=reg.best_params_["max_iter"], **params).fit(X, y)
+    assert reg.best_params_["attention_scale"] == 3.0
     np.testing.assert_allclose(reg.key_query_, base.key_query_, rtol=1e-10)
     np.testing.assert_allclose(reg.predict(X), base.predict(X), rtol=1e-10)
     assert reg.n_iter_ == base.n_iter_
@@ -278,7 +288,7 @@ def test_scoring_changes_the_criterion(small):
 def test_regularization_none_tries_one_alpha(small):
     X, y = small
     reg = SoftmaxAttentionRegressorCV(regularization=None, **FAST).fit(X, y)
-    assert reg.score_path_.shape == (3, 1, 1, 1, 3) and reg.alphas_.tolist() == [0.0]
+    assert reg.score_path_.shape == (3, 1, 1, 1, 3) and reg.balance_strengths_.tolist() == [0.0]
 
 
 def test_multi_output_weights_and_pandas():
@@ -298,7 +308,7 @@ def test_pipeline_nested_cross_validation_and_grid_search(small):
     pipe = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(**FAST))
     assert cross_val_score(pipe, X, y, cv=2).mean() > 0.5
     search = GridSearchCV(SoftmaxAttentionRegressorCV(**FAST),
-                          {"selection": ["2se", "best"]}, cv=2).fit(X, y)
+                          {"selection_rule": ["2se", "best"]}, cv=2).fit(X, y)
     assert search.best_score_ > 0.5
     assert search.best_estimator_.score_path_.shape == (3, 1, 2, 1, 3)
 
@@ -311,10 +321,10 @@ def test_n_jobs_gives_the_same_choice(small):
     np.testing.assert_allclose(one.predict(X), two.predict(X), rtol=1e-10)
 
 
-def test_n_jobs_gives_the_kernel_threads_of_the_refit_and_predict(small, monkeypatch):
-    # The docstring: None runs the folds in turn, every kernel call on all cores
-    # (SoftmaxAttentionRegressor's n_jobs=None); an int n_jobs sends the folds to
-    # worker processes and gives the refit's and predict's kernel that many threads.
+def test_n_jobs_is_joblibs_and_the_kernel_takes_openmps_threads(small, monkeypatch):
+    # As in scikit-learn: n_jobs=None runs the folds in turn, an int in that many
+    # joblib workers; every kernel call in this process (the folds in turn, the refit,
+    # predict) asks OpenMP for its threads (None: all cores unless limited).
     from sklearn_softattn import _attention
 
     seen = []
@@ -326,32 +336,29 @@ def test_n_jobs_gives_the_kernel_threads_of_the_refit_and_predict(small, monkeyp
     assert seen and set(seen) == {None}
     assert n_threads(None) == _attention._openmp_effective_n_threads()  # all cores
     seen.clear()
+    reg = SoftmaxAttentionRegressorCV(n_jobs=2, **FAST).fit(X, y)
+    assert seen and set(seen) == {None}  # the refit, in this process
+    seen.clear()
     reg.predict(X)
     assert seen and set(seen) == {None}
-    seen.clear()
-    reg = SoftmaxAttentionRegressorCV(n_jobs=2, **FAST).fit(X, y)
-    assert 2 in seen  # the refit, in this process (the folds' calls are the workers')
-    seen.clear()
-    reg.predict(X)
-    assert seen and set(seen) == {2}
 
 
 def test_verbose_prints_the_choice(linear, capsys):
     SoftmaxAttentionRegressorCV(verbose=1, **FAST).fit(*linear)
     out = capsys.readouterr().out
-    assert "attention_scale_=0.01" in out
+    assert "attention_scale=0.01" in out
     assert "Iteration" not in out
 
 
 def test_verbose_2_prints_the_iterations_of_the_inner_folds_and_of_the_refit(small, capsys):
     reg = SoftmaxAttentionRegressorCV(verbose=2, **FAST).fit(*small)  # folds in turn
-    folds, choice, refit = capsys.readouterr().out.partition("attention_scale_=")
+    folds, choice, refit = capsys.readouterr().out.partition("attention_scale=")
     assert choice
     assert folds.count("Iteration ") > reg.n_iter_  # every fold's points, three folds
     assert refit.count("Iteration ") == reg.n_iter_ == len(reg.loss_curve_)
 
 
-@pytest.mark.parametrize("name", ["alphas", "shrinkages"])
+@pytest.mark.parametrize("name", ["balance_strengths", "shrinkages"])
 def test_bad_penalty_grids_are_rejected(linear, name):
     for bad in ([], [-1.0], [np.inf], [np.nan], [[0.1, 1.0]]):
         with pytest.raises(ValueError, match=name):
@@ -359,9 +366,9 @@ def test_bad_penalty_grids_are_rejected(linear, name):
 
 
 def test_auto_shrinkage_in_a_grid_and_bad_strings(linear):
-    kw = dict(FAST, attention_scales=[0.0, 1.0], alphas=[0.0], max_iters=5)
+    kw = dict(FAST, attention_scales=[0.0, 1.0], balance_strengths=[0.0], max_iters=5)
     reg = SoftmaxAttentionRegressorCV(**dict(kw, shrinkages=(0.0, "auto"))).fit(*linear)
-    assert list(reg.shrinkages_) == [0.0, "auto"] and reg.shrinkage_ in (0.0, "auto")
+    assert list(reg.shrinkages_) == [0.0, "auto"] and reg.best_params_["shrinkage"] in (0.0, "auto")
     for bad in ("fast", ["auto", "fast"], ["auto", -1.0], ["auto", np.nan]):
         with pytest.raises(ValueError, match="shrinkages"):
             SoftmaxAttentionRegressorCV(**dict(kw, shrinkages=bad)).fit(*linear)
@@ -372,13 +379,13 @@ def test_auto_linear_limit_is_ridgecv_on_each_folds_training_rows():
     StandardScaler + RidgeCV over the same 13 alphas) fitted on that fold's training rows."""
     X, y = make_gaussian_regression(80, 12, 1, noise=1.0, random_state=0)
     cv = KFold(4, shuffle=True, random_state=0)
-    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], alphas=[0.0],
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], balance_strengths=[0.0],
                                       shrinkages=["auto"], cv=cv, max_iters=5,
                                       random_state=0).fit(X, y)
     ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
     expected = cross_val_score(ridge, X, y, cv=cv)
     np.testing.assert_allclose(reg.score_path_[0, 0, 0, 0], expected, rtol=1e-9)
-    if reg.attention_scale_ == 0:
+    if reg.best_params_["attention_scale"] == 0:
         np.testing.assert_allclose(reg.predict(X), ridge.fit(X, y).predict(X), rtol=1e-9)
 
 
@@ -421,38 +428,45 @@ def test_auto_folds_are_five_then_one_hold_out(monkeypatch):
 def test_one_split_chooses_the_best_point(small):
     X, y = small
     holdout = ShuffleSplit(1, test_size=0.25, random_state=0)
-    reg = SoftmaxAttentionRegressorCV(**dict(FAST, cv=holdout, selection="2se")).fit(X, y)
+    reg = SoftmaxAttentionRegressorCV(**dict(FAST, cv=holdout, selection_rule="2se")).fit(X, y)
     assert reg.score_path_.shape[-1] == 1
     best = np.unravel_index(np.argmax(reg.score_path_[..., 0]), reg.score_path_.shape[:-1])
-    assert (reg.attention_scale_, reg.alpha_) == (reg.attention_scales_[best[0]],
-                                                   reg.alphas_[best[2]])
+    assert (reg.best_params_["attention_scale"], reg.best_params_["balance_strength"]) == (reg.attention_scales_[best[0]],
+                                                   reg.balance_strengths_[best[2]])
 
 
 def test_an_unscorable_fold_is_left_out_with_a_warning():
     # Five rows in three folds: the last fold's single row has no R².
     X, y = make_friedman1(5, n_features=5, random_state=0)
-    with pytest.warns(UserWarning, match=r"fold\(s\) \[2\] left out of the choice"):
+    with pytest.warns(FitFailedWarning, match=r"fold\(s\) \[2\] left out of the choice"):
         reg = SoftmaxAttentionRegressorCV(**dict(FAST, cv=KFold(3))).fit(X, y)
     # The other folds are scored (or skipped where their paths stopped), never NaN.
     assert np.all(np.isnan(reg.score_path_[..., 2])) and not np.isnan(reg.score_path_[..., :2]).any()
-    assert reg.attention_scale_ in reg.attention_scales_
+    assert reg.best_params_["attention_scale"] in reg.attention_scales_
     # The case a fuzz found (then an IndexError): adam, weights with a zero, a one-row fold.
     X, y = make_friedman1(4, n_features=5, random_state=0)
-    with pytest.warns(UserWarning, match="left out of the choice"):
-        SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1], alphas=[0, 1], cv=KFold(3),
+    with pytest.warns(FitFailedWarning, match="left out of the choice"):
+        SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1], balance_strengths=[0, 1], cv=KFold(3),
                                     solver="adam", random_state=0).fit(
             X, y, sample_weight=[0, 2, 3, 1])
 
 
-def test_an_unscorable_point_is_left_out_with_a_warning(small):
+def test_an_unscorable_point_is_left_out_with_a_warning(small, monkeypatch):
+    # A point whose parameters are not finite cannot be scored: here the sharpest.
     X, y = small
+    original = _cv.fitted_layer
 
-    def sharp_fails(estimator, X, y, sample_weight=None):
-        return np.nan if estimator.attention_scale > 1 else estimator.score(X, y, sample_weight)
+    def sharp_fails(K, V, problem, y_ndim, linear=False):
+        layer = original(K, V, problem, y_ndim, linear)
+        if layer.attention_scale > 1:
+            return replace(layer, coef=np.full_like(layer.coef, np.nan))
+        return layer
 
-    with pytest.warns(UserWarning, match=r"\(attention_scale=2, max_iter=100, alpha=0, shrinkage=0\)"):
-        reg = SoftmaxAttentionRegressorCV(**dict(FAST, scoring=sharp_fails)).fit(X, y)
-    assert np.all(np.isnan(reg.score_path_[2])) and reg.attention_scale_ < 2
+    monkeypatch.setattr(_cv, "fitted_layer", sharp_fails)
+    with pytest.warns(FitFailedWarning, match=r"\(attention_scale=2, max_iter=100, "
+                                              r"balance_strength=0, shrinkage=0\)"):
+        reg = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
+    assert np.all(np.isnan(reg.score_path_[2])) and reg.best_params_["attention_scale"] < 2
     assert choose_point(np.array([[[0.5, np.nan]], [[0.9, 0.9]]])[:, :, None], "best") == (1, 0, 0)
 
 
@@ -474,7 +488,7 @@ def test_nothing_the_caller_passed_is_modified(small):
         X, y, sample_weight=w)
     for before, after in zip(copies, (X, y, w, alphas, shrinkages, scales)):
         np.testing.assert_array_equal(before, after)
-    assert reg.alphas_ is not alphas and reg.shrinkages_ is not shrinkages
+    assert reg.balance_strengths_ is not alphas and reg.shrinkages_ is not shrinkages
     assert len(folds) == 3
 
 
@@ -511,16 +525,16 @@ def test_shrinkages_reach_ridge_on_small_many_featured_data():
     X, y = make_gaussian_regression(60, 15, 1, noise=1.0, random_state=0)
     X_test, y_test = make_gaussian_regression(1000, 15, 1, noise=1.0, random_state=0)
     # The stricter rule, so that the choice is the path's ridge end itself.
-    kw = dict(attention_scales=[0.0, 0.1, 1.0], alphas=[1.0], selection="2se",
+    kw = dict(attention_scales=[0.0, 0.1, 1.0], balance_strengths=[1.0], selection_rule="2se",
               random_state=0)
     least_squares_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0], **kw).fit(X, y)
     ridge_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0, 6.0, 60.0], **kw).fit(X, y)
     ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13))).fit(X, y)
-    assert ridge_end.shrinkage_ > 0 and ridge_end.attention_scale_ == 0
+    assert ridge_end.best_params_["shrinkage"] > 0 and ridge_end.best_params_["attention_scale"] == 0
     assert ridge_end.score(X_test, y_test) > least_squares_end.score(X_test, y_test) + 0.03
     assert ridge_end.score(X_test, y_test) > ridge.score(X_test, y_test) - 0.02
     # At scale 0 the refitted model is Ridge itself.
-    exact = make_pipeline(StandardScaler(), Ridge(alpha=ridge_end.shrinkage_)).fit(X, y)
+    exact = make_pipeline(StandardScaler(), Ridge(alpha=ridge_end.best_params_["shrinkage"])).fit(X, y)
     np.testing.assert_allclose(ridge_end.predict(X_test), exact.predict(X_test), atol=1e-9)
 
 
@@ -555,12 +569,12 @@ def test_the_path_function_gives_the_recorded_path_and_model(small):
         # Recorded under the two-standard-error rule, the default then, and before
         # validation rows were clipped to the training radius.
         reg = SoftmaxAttentionRegressorCV(**dict(FAST, shrinkages=[0.0], scoring=scoring,
-                                                 selection="2se", extrapolation="continue"))
+                                                 selection_rule="2se", extrapolation="continue"))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             reg.fit(X, y)
         np.testing.assert_allclose(reg.score_path_.ravel(), path, rtol=1e-10)
-        assert (reg.attention_scale_, reg.alpha_, reg.n_iter_) == choice
+        assert (reg.best_params_["attention_scale"], reg.best_params_["balance_strength"], reg.n_iter_) == choice
         np.testing.assert_allclose(reg.coef_, coef, rtol=1e-10)
         # intercept_ = y_offset_ - coef_ @ x_offset_: coef_'s accuracy on terms that may
         # cancel (0.091 of terms near 14 for the second scoring).
@@ -575,7 +589,7 @@ def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear):
     X, y = linear[0][:120], linear[1][:120]
     margin, count = _cv.EARLY_STOP
     assert count == 1  # (the check below is of one point)
-    params = dict(attention_scales=[0.01, 3.0, 10.0, 30.0], alphas=[0.0], shrinkages=[0.0],
+    params = dict(attention_scales=[0.01, 3.0, 10.0, 30.0], balance_strengths=[0.0], shrinkages=[0.0],
                   cv=3, max_iters=30, random_state=0, **PAPER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -592,7 +606,7 @@ def test_a_fold_whose_score_has_fallen_skips_the_sharper_points(linear):
         np.testing.assert_array_equal(path[: stop + 1, 0, 0, 0, fold], scores[: stop + 1])
         assert np.all(path[stop + 1:, 0, 0, 0, fold] == -np.inf)
     assert np.isneginf(path).any() and not np.isnan(path).any()  # this data set stops early
-    assert reg.attention_scale_ == 0.01
+    assert reg.best_params_["attention_scale"] == 0.01
     # A skipped point is never chosen, even with every fitted point worse.
     skipped = np.array([[[0.5, 0.6]], [[-np.inf, 0.9]]])[:, :, None]
     assert choose_point(skipped, "best") == choose_point(skipped, "2se") == (0, 0, 0)
@@ -602,9 +616,9 @@ def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small)
     """The path over two scales is its first point, then a path of one scale started
     from it (K0, V0); the point's fitted attributes predict as the refit does."""
     X, y = small
-    params = SoftmaxAttentionRegressor(alpha=0.0, max_iter=30, random_state=0).get_params()
+    params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=30, random_state=0).get_params()
     Y, w = y[:, None], np.ones(len(y))
-    problem = _cv._problem(params, X, Y, w, np.random.RandomState(0))
+    problem = fold_problem(params, X, Y, w, np.random.RandomState(0))
     both = list(_cv.attention_path(problem, [0.1, 1.0], params))
     first, = _cv.attention_path(problem, [0.1], params)
     resumed, = _cv.attention_path(problem, [1.0], params, K0=first.K, V0=first.V)
@@ -614,37 +628,32 @@ def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small)
         assert a.n_iter == len(a.loss_curve) == b.n_iter
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        reg = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], alphas=[0.0],
+        reg = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], balance_strengths=[0.0],
                                           shrinkages=[0.0], cv=2, max_iters=30,
                                           random_state=0, **PAPER).fit(X, y)
-    chosen = both[reg.attention_scales_.tolist().index(reg.attention_scale_)]
+    chosen = both[reg.attention_scales_.tolist().index(reg.best_params_["attention_scale"])]
     np.testing.assert_array_equal(reg.key_query_, chosen.K)
-    np.testing.assert_array_equal(reg.predict(X), _cv.layer_predict(
-        _cv._fitted_attributes(chosen.K, chosen.V, problem, 1), X))
+    np.testing.assert_array_equal(reg.predict(X), layer_predict(
+        fitted_layer(chosen.K, chosen.V, problem, 1), X))
 
 
-def test_a_scorer_gets_a_model_of_its_own_at_each_point(small):
-    """Each point is scored on a fitted model of its own, with the point's parameters;
-    none is changed after it was scored."""
+def test_a_scorer_scores_each_points_predictions(small):
+    """A scorer is called once per point and fold on the point's predictions at the
+    validation rows (as RidgeCV calls it), and R² through a scorer is the default's."""
     X, y = small
     seen = []
 
-    def recording(model, X, y, sample_weight=None):
-        seen.append((model, model.get_params(), model.key_query_.copy()))
-        return model.score(X, y, sample_weight)
+    def recording(model, y_pred, y, sample_weight=None):
+        seen.append(y_pred)
+        return r2_score(y, model.predict(y_pred), sample_weight=sample_weight)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         reg = SoftmaxAttentionRegressorCV(**dict(FAST, scoring=recording)).fit(X, y)
         plain = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
-    np.testing.assert_array_equal(reg.score_path_, plain.score_path_)
-    assert len({id(model) for model, _, _ in seen}) == len(seen) == reg.score_path_.size
-    points = [(p["attention_scale"], p["alpha"]) for _, p, _ in seen]
-    one_fold = [(s, a) for a in FAST["alphas"] for s in FAST["attention_scales"]]
-    assert points == one_fold * 3
-    for model, params, K in seen:
-        assert model.get_params() == params
-        np.testing.assert_array_equal(model.key_query_, K)
+    np.testing.assert_allclose(reg.score_path_, plain.score_path_, rtol=1e-12)
+    assert len(seen) == reg.score_path_.size  # (the count of 100 once: one checkpoint)
+    assert {len(y_pred) for y_pred in seen} == {len(y) // 3, len(y) - 2 * (len(y) // 3)}
 
 
 def test_extrapolation_applies_to_the_validation_rows(friedman):
@@ -656,7 +665,7 @@ def test_extrapolation_applies_to_the_validation_rows(friedman):
     scores = {}
     for extrapolation in ("clip", "continue"):
         reg = SoftmaxAttentionRegressorCV(**dict(FAST, attention_scales=[0.0, 0.5, 2.0],
-                                                 alphas=[0.0]),
+                                                 balance_strengths=[0.0]),
                                           extrapolation=extrapolation).fit(X, y)
         scores[extrapolation] = reg.score_path_
         assert reg.extrapolation == extrapolation
@@ -682,9 +691,9 @@ def test_checkpoints_are_the_iterates_of_shorter_runs(small, solver):
     """A point's iterate after c iterations is exactly a run of c iterations, and the
     last point of a path may run its own count (the refit's)."""
     X, y = small
-    params = SoftmaxAttentionRegressor(alpha=0.0, max_iter=12, tol=0, solver=solver,
+    params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=12, tol=0, solver=solver,
                                        random_state=0).get_params()
-    problem = _cv._problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
+    problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
     long = list(_cv.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 12]))
     assert [len(p.iterates) for p in long] == [2, 2, 2]
     np.testing.assert_array_equal(long[2].iterates[1][0], long[2].K)
@@ -699,9 +708,9 @@ def test_checkpoints_are_the_iterates_of_shorter_runs(small, solver):
 
 def test_a_point_that_stops_early_keeps_its_last_iterate():
     X, y = make_gaussian_regression(60, 3, 1, noise=0.1, random_state=0)
-    params = SoftmaxAttentionRegressor(alpha=0.0, max_iter=500, tol=1e-2,
+    params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=500, tol=1e-2,
                                        random_state=0).get_params()
-    problem = _cv._problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
+    problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
     point, = _cv.attention_path(problem, [0.1], params, checkpoints=[2, 400, 500])
     assert 2 < point.n_iter < 400 and point.converged
     assert point.iterates[1] is point.iterates[2]
@@ -712,7 +721,7 @@ def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
     """Each count's scores are those of a path run to that count, up to the first
     positive scale (later points warm-start from the largest count's iterate)."""
     X, y = small
-    kw = dict(attention_scales=[0.0, 0.5, 2.0], alphas=[0.0], shrinkages=[0.0], cv=3,
+    kw = dict(attention_scales=[0.0, 0.5, 2.0], balance_strengths=[0.0], shrinkages=[0.0], cv=3,
               tol=0, random_state=0, **PAPER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -723,8 +732,8 @@ def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
     np.testing.assert_array_equal(both.score_path_[:2, 0], few.score_path_[:2, 0])
     np.testing.assert_array_equal(both.score_path_[:, 1], many.score_path_[:, 0])
     assert not np.array_equal(both.score_path_[1, 0], both.score_path_[1, 1])
-    s, t, _, _ = choose_point(both.score_path_, both.selection)
-    assert (both.attention_scale_, both.max_iter_) == (both.attention_scales_[s],
+    s, t, _, _ = choose_point(both.score_path_, both.selection_rule)
+    assert (both.best_params_["attention_scale"], both.best_params_["max_iter"]) == (both.attention_scales_[s],
                                                        both.max_iters_[t])
 
 
@@ -734,13 +743,13 @@ def test_refit_runs_the_chosen_count_without_a_convergence_warning(small, monkey
     reaching it is no failure to converge."""
     X, y = small
     monkeypatch.setattr(_cv, "choose_point", lambda path, rule: (1, 0, 0, 0))
-    kw = dict(attention_scales=[0.0, 0.5], alphas=[0.0], shrinkages=[0.0], cv=2, tol=0,
+    kw = dict(attention_scales=[0.0, 0.5], balance_strengths=[0.0], shrinkages=[0.0], cv=2, tol=0,
               random_state=0, **PAPER)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         reg = SoftmaxAttentionRegressorCV(max_iters=[3, 50], **kw).fit(X, y)
-    assert reg.max_iter_ == 3 and reg.n_iter_ == 1 + 3  # the linear limit, then 3
-    base = SoftmaxAttentionRegressor(0.5, alpha=0.0, shrinkage=0.0, max_iter=3, tol=0,
+    assert reg.best_params_["max_iter"] == 3 and reg.n_iter_ == 1 + 3  # the linear limit, then 3
+    base = SoftmaxAttentionRegressor(0.5, balance_strength=0.0, shrinkage=0.0, max_iter=3, tol=0,
                                      random_state=0)
     with pytest.warns(ConvergenceWarning):
         base.fit(X, y)
@@ -750,8 +759,8 @@ def test_refit_runs_the_chosen_count_without_a_convergence_warning(small, monkey
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         reg = SoftmaxAttentionRegressorCV(max_iters=[3, 50], verbose=1, **kw).fit(X, y)
-    assert reg.max_iter_ == 50 and reg.n_iter_ == 1 + 50
-    assert "max_iter_=50 is the largest of max_iters" in capsys.readouterr().out
+    assert reg.best_params_["max_iter"] == 50 and reg.n_iter_ == 1 + 50
+    assert "max_iter=50 is the largest of max_iters" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("max_iters", [0, [], [2.5], [[3]], [3, -1], "many"])

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 @pytest.fixture(scope="module")
 def fitted():
     X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
-    return SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1, 1.0], alphas=[0.0, 1.0],
+    return SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1, 1.0], balance_strengths=[0.0, 1.0],
                                        shrinkages=[0.0, 10.0], cv=3, max_iters=30,
                                        random_state=0).fit(X, y)
 
@@ -42,8 +42,8 @@ def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
     mean = fitted.score_path_.mean(axis=-1)[:, 0]  # (scales, alphas, shrinkages): one count
     mean[np.isneginf(mean)] = np.nan  # points a fold's path stopped before: not drawn
     assert [line.get_label() for line in display.lines_] == [
-        "alpha=0, shrinkage=0", "alpha=0, shrinkage=10",
-        "alpha=1, shrinkage=0", "alpha=1, shrinkage=10",
+        "balance_strength=0, shrinkage=0", "balance_strength=0, shrinkage=10",
+        "balance_strength=1, shrinkage=0", "balance_strength=1, shrinkage=10",
     ]
     for (a, r), line in zip(np.ndindex(2, 2), display.lines_):
         np.testing.assert_array_equal(line.get_xdata(), fitted.attention_scales_)
@@ -56,11 +56,11 @@ def test_from_estimator_draws_one_line_per_alpha_and_shrinkage(fitted):
     assert "R²" in display.ax_.get_ylabel() and "3 folds" in display.ax_.get_ylabel()
     assert display.figure_ is display.ax_.figure
     # The chosen point, on the chosen (alpha, shrinkage)'s line.
-    s = list(fitted.attention_scales_).index(fitted.attention_scale_)
-    a = list(fitted.alphas_).index(fitted.alpha_)
-    r = list(fitted.shrinkages_).index(fitted.shrinkage_)
+    s = list(fitted.attention_scales_).index(fitted.best_params_["attention_scale"])
+    a = list(fitted.balance_strengths_).index(fitted.best_params_["balance_strength"])
+    r = list(fitted.shrinkages_).index(fitted.best_params_["shrinkage"])
     assert display.chosen == (s, 2 * a + r)
-    np.testing.assert_allclose(display.chosen_.get_xdata(), [fitted.attention_scale_])
+    np.testing.assert_allclose(display.chosen_.get_xdata(), [fitted.best_params_["attention_scale"]])
     np.testing.assert_allclose(display.chosen_.get_ydata(), [mean[s, a, r]])
     assert "chosen" in display.chosen_.get_label()
     assert "linear limit" in [text.get_text() for text in display.ax_.texts]
@@ -111,11 +111,11 @@ def test_labels_name_the_parameters_that_vary(fitted):
     est = clone(fitted).set_params(shrinkages=[0.0])
     est.fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
     display = ScorePathDisplay.from_estimator(est)
-    assert [line.get_label() for line in display.lines_] == ["alpha=0", "alpha=1"]
-    est.set_params(alphas=[1.0]).fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
+    assert [line.get_label() for line in display.lines_] == ["balance_strength=0", "balance_strength=1"]
+    est.set_params(balance_strengths=[1.0]).fit(*make_friedman1(n_samples=120, noise=0.5, random_state=0))
     display = ScorePathDisplay.from_estimator(est)
     assert [line.get_label() for line in display.lines_] == [
-        "max_iter=30, alpha=1, shrinkage=0"]
+        "max_iter=30, balance_strength=1, shrinkage=0"]
     est.set_params(max_iters=[10, 30]).fit(*make_friedman1(n_samples=120, noise=0.5,
                                                             random_state=0))
     display = ScorePathDisplay.from_estimator(est)
@@ -127,7 +127,7 @@ def test_labels_name_the_parameters_that_vary(fitted):
 
 def test_no_least_squares_label_on_a_sharp_path():
     X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
-    est = SoftmaxAttentionRegressorCV(attention_scales=[0.5, 2.0], alphas=[0.0],
+    est = SoftmaxAttentionRegressorCV(attention_scales=[0.5, 2.0], balance_strengths=[0.0],
                                       shrinkages=[0.0], cv=3, max_iters=20,
                                       random_state=0).fit(X, y)
     assert not ScorePathDisplay.from_estimator(est).ax_.texts
@@ -143,7 +143,7 @@ def test_unfitted_and_wrong_estimators():
 
 def test_without_matplotlib(fitted, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib then fails
-    with pytest.raises(ImportError, match=r"requires matplotlib.*sklearn-softattn\[examples\]"):
+    with pytest.raises(ImportError, match=r"requires matplotlib.*pip install matplotlib"):
         ScorePathDisplay.from_estimator(fitted)
 
 
@@ -152,7 +152,7 @@ def test_a_skipped_point_is_a_gap_in_its_line():
     warnings, and the fitted points keep their means."""
     scores = np.array([[[0.5, 0.6]], [[0.7, 0.8]], [[-np.inf, 0.4]]])  # scales, lines, folds
     display = ScorePathDisplay(attention_scales=np.array([0.001, 0.1, 1.0]), scores=scores,
-                               labels=["alpha=0"], chosen=(1, 0))
+                               labels=["balance_strength=0"], chosen=(1, 0))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         display.plot()
@@ -165,9 +165,9 @@ def test_a_skipped_point_is_a_gap_in_its_line():
 
 def test_an_auto_shrinkage_is_labelled_by_name():
     X, y = make_friedman1(n_samples=60, noise=0.5, random_state=0)
-    est = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], alphas=[0.0],
+    est = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], balance_strengths=[0.0],
                                       shrinkages=[0.0, "auto"], cv=3, max_iters=5,
                                       random_state=0).fit(X, y)
     display = ScorePathDisplay.from_estimator(est)
     assert [line.get_label() for line in display.lines_] == ["shrinkage=0", "shrinkage=auto"]
-    assert display.chosen[1] == list(est.shrinkages_).index(est.shrinkage_)
+    assert display.chosen[1] == list(est.shrinkages_).index(est.best_params_["shrinkage"])

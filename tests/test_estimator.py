@@ -187,7 +187,7 @@ def test_regularizer_balances_the_factorization(data):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         off = SoftmaxAttentionRegressor(regularization=None, **kw).fit(X, Y)
-        on = SoftmaxAttentionRegressor(alpha=100.0, **kw).fit(X, Y)
+        on = SoftmaxAttentionRegressor(balance_strength=100.0, **kw).fit(X, Y)
     assert imbalance(on) < 0.2 * imbalance(off)
 
 
@@ -432,19 +432,22 @@ def test_one_sample_gives_a_clear_error():
                                         sample_weight=[0, 0, 1])
 
 
-def test_n_jobs_gives_the_same_results(data, monkeypatch):
+def test_threads_give_the_same_results(data, monkeypatch, openmp_threads):
     from sklearn_softattn import _attention
 
     X, Y = data
     monkeypatch.setattr(_attention, "_BLOCK_ELEMENTS", 8 * len(X))  # many blocks
     monkeypatch.setattr(_attention, "_THREAD_SCORES", 1)  # on two threads
     kw = dict(max_iter=10, tol=0, random_state=0, early_stopping=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        one = SoftmaxAttentionRegressor(n_jobs=1, **kw).fit(X, Y)
-        two = SoftmaxAttentionRegressor(n_jobs=2, **kw).fit(X, Y)
-    np.testing.assert_allclose(one.loss_curve_, two.loss_curve_, rtol=1e-12)
-    np.testing.assert_allclose(one.predict(X), two.predict(X), rtol=1e-12)
+    fits = []
+    for limit in (1, 2):
+        with warnings.catch_warnings(), openmp_threads(limit):
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model = SoftmaxAttentionRegressor(**kw).fit(X, Y)
+            fits.append((model.loss_curve_, model.predict(X)))
+    (curve_1, pred_1), (curve_2, pred_2) = fits
+    np.testing.assert_allclose(curve_1, curve_2, rtol=1e-12)
+    np.testing.assert_allclose(pred_1, pred_2, rtol=1e-12)
 
 
 @pytest.mark.parametrize("solver", ["gd", "sgd", "adam"])
@@ -523,7 +526,7 @@ def far_rows():
 
 def test_extrapolation_clip_pulls_far_rows_back_to_the_training_radius(far_rows):
     X, y, X_new = far_rows
-    clip = SoftmaxAttentionRegressor(0.3, alpha=0.0, random_state=0).fit(X, y)
+    clip = SoftmaxAttentionRegressor(0.3, balance_strength=0.0, random_state=0).fit(X, y)
     keep = clone(clip).set_params(extrapolation="continue").fit(X, y)
     np.testing.assert_array_equal(clip.key_query_, keep.key_query_)  # the fit is the same
     assert clip.data_radius_ == pytest.approx(_mahalanobis(clip, X).max(), rel=1e-9)

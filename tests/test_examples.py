@@ -32,4 +32,4 @@ def test_example_runs_and_writes_its_figure(script, tmp_path):
     assert proc.returncode == 0, proc.stderr
     figure = tmp_path / FIGURES[script]
     assert figure.exists() and figure.stat().st_size > 1000
-    assert f"Figure written to {figure}" in proc.stdout
+    assert f"Figure written to {figure.name}" in proc.stdout

@@ -160,7 +160,7 @@ def test_distance_map_of_constant_columns_is_empty():
 
 
 def test_mahalanobis_norms_do_not_overflow():
-    from sklearn_softattn._estimator import mahalanobis_norms
+    from sklearn_softattn._problem import mahalanobis_norms
 
     rng = np.random.default_rng(0)
     P = rng.standard_normal((3, 3))
@@ -173,8 +173,8 @@ def test_mahalanobis_norms_do_not_overflow():
         np.testing.assert_allclose(mahalanobis_norms(huge, np.eye(3)), [5e200, 5.0])
 
 
-def test_neighbour_spacing_is_the_median_distance_to_the_nearest_distinct_row():
-    from sklearn_softattn._geometry import neighbour_spacing
+def test_neighbor_spacing_is_the_median_distance_to_the_nearest_distinct_row():
+    from sklearn_softattn._geometry import neighbor_spacing
 
     # One coordinate: the distances are those of the values.
     x = np.array([0.0, 0.0, 0.0, 1.0, 3.0, 3.5])
@@ -182,11 +182,11 @@ def test_neighbour_spacing_is_the_median_distance_to_the_nearest_distinct_row():
     w = np.ones(len(x))
     # Nearest distinct rows: 0 -> 1 (three rows), 1 -> 0, 3 -> 3.5, 3.5 -> 3.
     expected = np.median([1, 1, 1, 1, 0.25, 0.25])
-    assert neighbour_spacing(Z, w) == pytest.approx(expected)
+    assert neighbor_spacing(Z, w) == pytest.approx(expected)
     # Integer weights are repeated rows; weights move the median.
-    np.testing.assert_allclose(neighbour_spacing(Z[2:], np.array([3.0, 1, 1, 1])),
-                               neighbour_spacing(Z, w))
+    np.testing.assert_allclose(neighbor_spacing(Z[2:], np.array([3.0, 1, 1, 1])),
+                               neighbor_spacing(Z, w))
     heavy = np.array([1.0, 1, 1, 1, 10, 10])
-    assert neighbour_spacing(Z, heavy) == pytest.approx(0.25)
-    assert np.isnan(neighbour_spacing(np.zeros((4, 2)), np.ones(4)))  # all rows equal
-    assert np.isnan(neighbour_spacing(np.zeros((4, 0)), np.ones(4)))  # no direction
+    assert neighbor_spacing(Z, heavy) == pytest.approx(0.25)
+    assert np.isnan(neighbor_spacing(np.zeros((4, 2)), np.ones(4)))  # all rows equal
+    assert np.isnan(neighbor_spacing(np.zeros((4, 0)), np.ones(4)))  # no direction

@@ -9,6 +9,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._geometry import Renormalization, change_basis, symmetric_root
 from sklearn_softattn._init import isotropic_init, spectral_init
+from sklearn_softattn._problem import build_problem
 
 VARIANTS = [
     dict(target_tokens=True, attention_scores="bilinear"),
@@ -26,9 +27,9 @@ def _data(n=40, d=3, q=1, seed=0):
 
 
 def _problem(X, Y, weight=None, **params):
-    model = SoftmaxAttentionRegressor(**params)
+    params = SoftmaxAttentionRegressor(**params).get_params()
     weight = np.ones(len(X)) if weight is None else weight
-    return model._problem(X, Y, weight, np.random.RandomState(0))
+    return build_problem(X, Y, weight, params, np.random.RandomState(0))
 
 
 def _raw_params(d, q, target_tokens, distance, seed=1):

@@ -1,5 +1,5 @@
-"""Local attention (each query over its own neighbours) against a masked dense reference,
-the dense layer, finite differences and repeated rows; the neighbour search and the
+"""Local attention (each query over its own neighbors) against a masked dense reference,
+the dense layer, finite differences and repeated rows; the neighbor search and the
 bound on the mass it drops; threads and bad input; the estimators with n_neighbors."""
 
 import warnings
@@ -57,7 +57,7 @@ def _random_neighbors(n, m, k, self_index=None, seed=0):
 
 def _masked_reference(Zq, Y, qw, Zc, K, V, cw, self_index, shift, targets, neighbors):
     """Forward (no own token), loss and gradients from the dense float64 definition with
-    every token outside a query's neighbours masked out (log multiplicity -inf)."""
+    every token outside a query's neighbors masked out (log multiplicity -inf)."""
     Zq, Y, Zc, K, V = (np.asarray(a, dtype=np.float64) for a in (Zq, Y, Zc, K, V))
     S = reference._scores(Zq, Zc, K, "distance")
     mask = np.full(S.shape, -np.inf)
@@ -371,7 +371,7 @@ def test_dropped_mass_bound_holds(own, sharpness):
     w = np.random.default_rng(2).integers(1, 4, len(Zc)).astype(float)
     nb = nearest_tokens(Zq, Zc, L, 6, self_index)
     bound = dropped_mass_bound(Zq, Zc, L, nb, w, self_index)
-    # The dense softmax's weight outside the neighbours, from the reference.
+    # The dense softmax's weight outside the neighbors, from the reference.
     A = reference._softmax(Zq, Zc, L.T @ L, reference._log_multiplicity(w, len(Zq), self_index),
                            "distance")
     kept = np.zeros(A.shape, dtype=bool)
@@ -430,7 +430,7 @@ def test_n_neighbors_needs_distance_scores():
 
 @pytest.mark.parametrize("n_neighbors", [40, 1000])
 def test_local_fit_over_every_row_is_the_dense_fit(n_neighbors):
-    # Neighbours as many as the rows keep every token, in training and in predict:
+    # Neighbors as many as the rows keep every token, in training and in predict:
     # the dense layer, bit for bit.
     X, y = _smooth_problem(40)
     local, dense = _fit(X, y, n_neighbors=n_neighbors), _fit(X, y)
@@ -460,18 +460,22 @@ def test_local_predict_is_its_attention_weights():
     assert_allclose(np.sort(weights, axis=1), np.sort(A[A > 0].reshape(9, 12), axis=1))
 
 
-def test_local_fit_with_duplicates_and_zero_weights_is_deterministic():
+def test_local_fit_with_duplicates_and_zero_weights_is_deterministic(openmp_threads):
     # Many rows at distance 0 (ties broken by position) and rows of zero weight:
     # the same fit twice, on one thread or two.
     X, y = _smooth_problem(120)
     X, y = np.vstack([X, X[:60], X[:30]]), np.concatenate([y, y[:60], y[:30]])
     w = np.ones(len(y))
     w[::7] = 0
-    fits = [_fit(X, y, w, n_neighbors=8, n_jobs=n_jobs) for n_jobs in (1, 1, 2)]
-    for other in fits[1:]:
-        assert_array_equal(other.key_query_, fits[0].key_query_)
-        assert_array_equal(other.predict(X), fits[0].predict(X))
-    assert np.all(np.isfinite(fits[0].predict(X)))
+    fits = []
+    for limit in (1, 1, 2):
+        with openmp_threads(limit):
+            model = _fit(X, y, w, n_neighbors=8)
+            fits.append((model, model.predict(X)))
+    for other, predicted in fits[1:]:
+        assert_array_equal(other.key_query_, fits[0][0].key_query_)
+        assert_array_equal(predicted, fits[0][1])
+    assert np.all(np.isfinite(fits[0][1]))
 
 
 def test_training_neighbors_search_again_only_when_the_metric_moves():
@@ -500,7 +504,7 @@ def test_cv_with_local_attention_does_not_depend_on_threads():
     assert_array_equal(fits[0].predict(X), fits[1].predict(X))
 
 
-def test_cv_with_more_neighbours_than_a_fold_has_rows_is_the_dense_cv():
+def test_cv_with_more_neighbors_than_a_fold_has_rows_is_the_dense_cv():
     X, y = _smooth_problem(60)
     params = dict(attention_scales=[0, 3.0, 30.0], cv=3, max_iters=[5, 20], solver="lbfgs",
                   target_tokens=True, attention_scores="distance", random_state=0)

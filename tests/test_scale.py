@@ -134,26 +134,31 @@ def test_predict_many_rows_in_bounded_memory(monkeypatch):
 
 
 @pytest.mark.parametrize("solver", ["gd", "adam"])
-def test_n_jobs_gives_identical_fits(data, small_blocks, solver):
-    X, y = data
-    fits = [_reg(solver=solver, n_jobs=n_jobs).fit(X, y) for n_jobs in [1, 2, -1, None]]
-    for reg in fits[1:]:
-        assert_array_equal(reg.key_query_, fits[0].key_query_)
-        assert_array_equal(reg.value_, fits[0].value_)
-        assert reg.loss_curve_ == fits[0].loss_curve_
-        assert_array_equal(reg.predict(X), fits[0].predict(X))
-
-
-def test_n_jobs_gives_identical_partial_fits(data, small_blocks):
+def test_threads_give_identical_fits(data, small_blocks, solver, openmp_threads):
     X, y = data
     fits = []
-    for n_jobs in [1, 2]:
-        reg = _reg(n_jobs=n_jobs)
-        for rows in np.array_split(np.arange(len(X)), 3):
-            reg.partial_fit(X[rows], y[rows])
-        fits.append(reg)
-    assert_array_equal(fits[0].key_query_, fits[1].key_query_)
-    assert_array_equal(fits[0].predict(X), fits[1].predict(X))
+    for limit in [1, 2, None]:
+        with openmp_threads(limit):
+            reg = _reg(solver=solver).fit(X, y)
+            fits.append((reg, reg.predict(X)))
+    for reg, predicted in fits[1:]:
+        assert_array_equal(reg.key_query_, fits[0][0].key_query_)
+        assert_array_equal(reg.value_, fits[0][0].value_)
+        assert reg.loss_curve_ == fits[0][0].loss_curve_
+        assert_array_equal(predicted, fits[0][1])
+
+
+def test_threads_give_identical_partial_fits(data, small_blocks, openmp_threads):
+    X, y = data
+    fits = []
+    for limit in [1, 2]:
+        with openmp_threads(limit):
+            reg = _reg()
+            for rows in np.array_split(np.arange(len(X)), 3):
+                reg.partial_fit(X[rows], y[rows])
+            fits.append((reg, reg.predict(X)))
+    assert_array_equal(fits[0][0].key_query_, fits[1][0].key_query_)
+    assert_array_equal(fits[0][1], fits[1][1])
 
 
 def test_max_context_bounds_the_context(data):
@@ -220,7 +225,7 @@ def test_cv_estimator_folds_on_a_dask_cluster(data):
     pytest.importorskip("dask")
     distributed = pytest.importorskip("distributed")
     X, y = data
-    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0, 3.0], alphas=[0.0, 1.0],
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0, 3.0], balance_strengths=[0.0, 1.0],
                                       shrinkages=[0.0], cv=3, max_iters=20, random_state=0)
     sequential = clone(reg).fit(X, y)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
@@ -230,8 +235,8 @@ def test_cv_estimator_folds_on_a_dask_cluster(data):
                 on_dask = clone(reg).fit(X, y)
     assert stream.data  # the folds ran as tasks on the cluster
     assert_array_equal(on_dask.score_path_, sequential.score_path_)
-    assert (on_dask.attention_scale_, on_dask.alpha_) == (sequential.attention_scale_,
-                                                          sequential.alpha_)
+    assert (on_dask.best_params_["attention_scale"], on_dask.best_params_["balance_strength"]) == (sequential.best_params_["attention_scale"],
+                                                          sequential.best_params_["balance_strength"])
     assert_array_equal(on_dask.predict(X), sequential.predict(X))
 
 

@@ -44,7 +44,7 @@ class Quadratic:
 
 class MovingQuadratic(Quadratic):
     """A Quadratic whose minimizer moves once, when the solver asks between
-    iterations after ``after`` refresh calls (as local attention's neighbours do)."""
+    iterations after ``after`` refresh calls (as local attention's neighbors do)."""
 
     def __init__(self, after):
         super().__init__()
