@@ -33,10 +33,16 @@ myst_heading_anchors = 3
 
 numpydoc_show_class_members = False  # the API pages list the methods they document
 numpydoc_xref_param_type = False
+# Short names in the API pages' signatures and in their contents ("fit", not
+# "SoftmaxAttentionRegressorCV.fit"), so that both fit the page.
+add_module_names = False
+toc_object_entries_show_parents = "hide"
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"sklearn-softattn {release}"
 html_theme_options = {"navigation_with_keys": False}
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 
 # The examples write their figures into SOFTATTN_EXAMPLES_OUTPUT (their own
 # folder by default); the gallery takes the figures from matplotlib instead.

@@ -41,8 +41,8 @@ columns (``2 d + 1`` with one target and no target tokens: many features over
 a long context),
 since each block's product reads all the columns: one gd iteration at
 n = 2000, d = 20, one target, took 0.49 and 0.54 of PyTorch's time in
-float32 in two runs of ``benchmarks/bench_iteration.py --rounds 3``, against
-0.56 and 0.67 in two runs alternating with them without it. The exponential
+float32 in two runs, against 0.56 and 0.67 in two runs alternating with them
+without it. The exponential
 is the kernel's own polynomial one, vectorized and chosen at run time for the
 CPU (AVX-512, AVX2 or the SSE2 of every x86-64 CPU; see ``_softmax_rows.c``).
 
@@ -83,7 +83,7 @@ from threadpoolctl import ThreadpoolController  # a dependency of scikit-learn
 from . import _kernel
 
 # Scores per block (2**16 float64 values are 512 KiB; two of them stay in a
-# core's L2 cache). Measured with benchmarks/bench_iteration.py --blocks.
+# core's L2 cache). Measured with bench_iteration.py --blocks.
 _BLOCK_ELEMENTS = 2**16
 
 # Fewer blocks than this are rounded up to a power of two of them (see _block_rows).
@@ -117,11 +117,10 @@ def _block_rows(n_queries, n_context, scores=None):
     300-600 rows, one target: 0.72-0.90 of the time). Beyond that the dynamic
     schedule evens the load out, and rounding up to a power of two only makes
     the blocks smaller, down to half the bound: faster at 800 and 1500 tokens
-    (0.73-0.88), slower over 2048 (up to 1.15, and 1.25 in another run;
-    ``benchmarks/bench_iteration.py --split``), so many blocks stay at the
-    bound, where it was chosen. It depends on the shapes only (not on the
-    number of threads), so that every query is computed the same way whatever
-    the threads.
+    (0.73-0.88), slower over 2048 (up to 1.15, and 1.25 in another run), so
+    many blocks stay at the bound, where it was chosen. It depends on the
+    shapes only (not on the number of threads), so that every query is
+    computed the same way whatever the threads.
     """
     most = max(1, (_BLOCK_ELEMENTS if scores is None else scores) // max(n_context, 1))
     n_blocks = -(-n_queries // most)

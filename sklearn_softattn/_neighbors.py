@@ -278,7 +278,7 @@ def dropped_mass_bound(Zq, Zc, L, neighbors, context_weight=None, self_index=Non
 # ``L / ‖L‖_F`` has moved by more than this (spectral norm) from that of the last
 # search. A rescaled metric orders the tokens as before, so the points of a path
 # of scales share one search until the metric's shape changes. Chosen among 0.03,
-# 0.1 and 0.3 by benchmarks/bench_local.py's rule (the largest within 0.005 test R²
+# 0.1 and 0.3 by bench_local.py's rule (the largest within 0.005 test R²
 # of 0.03's on every set and scale, at k = 64): 0.1 fell 0.013 below 0.03 on
 # make_friedman1 (2000 rows) at attention_scale 3, 0.3 fell 0.08 below on 5000.
 NEIGHBOR_REFRESH = 0.03

@@ -23,8 +23,7 @@ def descent_slack(dtype):
     objective's relative error (against float64, at the same parameters) was
     measured up to 6e-8, half an epsilon, and a slack of 1e-12 there made gd
     halve its step on noise until, after 40 halvings, it stopped as if at a
-    stationary point (n = 2000, d = 20, one target, the shape of
-    ``benchmarks/bench_iteration.py``).
+    stationary point (n = 2000, d = 20, one target).
     """
     return max(1e-12, 4 * float(np.finfo(dtype).eps))
 
@@ -185,8 +184,7 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     objective values only. On the paper's setting and on ``make_friedman1``
     it reached the objective where the halve-only rule stopped with up to 40%
     fewer passes, never more; with the default ``tol`` it sometimes runs a
-    few more iterations, to a lower objective
-    (``benchmarks/bench_iteration.py --steps``). The start is projected
+    few more iterations, to a lower objective. The start is projected
     first, so that every step is compared with a point of the same sharpness.
 
     Training stops at once, after one iteration that takes no step, when

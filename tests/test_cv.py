@@ -847,3 +847,56 @@ def test_path_r2_is_sklearns_r2_score(case):
 def test_path_r2_is_nan_where_r2_is_not_defined():
     assert np.isnan(r2(np.array([1.0]), np.array([2.0]), np.array([1.0])))
     assert np.isnan(r2(np.arange(3.0), np.zeros(3), np.zeros(3)))
+
+
+def _refit_by_hand(cv, X, y):
+    """``SoftmaxAttentionRegressor(**shared, **cv.best_params_)``, fitted on ``X, y``:
+    ``shared`` the CV estimator's parameters that the base estimator has too."""
+    base = SoftmaxAttentionRegressor().get_params()
+    shared = {k: v for k, v in cv.get_params().items() if k in base}
+    return SoftmaxAttentionRegressor(**{**shared, **cv.best_params_}).fit(X, y)
+
+
+@pytest.mark.parametrize("params", [
+    # The variants scikit-learn's checks run (test_common.py), at their grids.
+    dict(attention_scales=[0, 1.0], balance_strengths=[0.0, 10.0], cv=3, max_iters=50),
+    dict(attention_scales=[0, 1.0], cv=3, max_iters=50, target_tokens=True,
+         attention_scores="distance"),
+    dict(),
+    dict(cv=3, max_iters=(5, 10), max_context=8, context_neighbors=4),
+    dict(attention_scales=[0, 0.3, 3.0], cv=3, max_iters=(5, 15), path_warm_start=False),
+    dict(FAST, path_warm_start=False),
+])
+def test_the_refit_is_the_base_estimator_at_best_params(friedman, params):
+    X, y = friedman
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        cv = SoftmaxAttentionRegressorCV(**{"random_state": 0, **params}).fit(X, y)
+        by_hand = _refit_by_hand(cv, X, y)
+    np.testing.assert_array_equal(by_hand.predict(X), cv.predict(X))  # bit for bit
+    assert by_hand.attention_scale_ == cv.attention_scale_
+
+
+def test_the_refit_with_context_neighbors_chosen_is_the_base_estimator():
+    # Every training row as context, each query attending to its nearest 32.
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-2, 2, (1500, 2))
+    y = np.sin(3 * X[:, 0]) + 0.1 * rng.standard_normal(1500)
+    cv = SoftmaxAttentionRegressorCV(max_context=200, context_neighbors=32,
+                                     random_state=0).fit(X, y)
+    assert cv.best_params_["context_neighbors"] == 32 and len(cv.context_) == len(X)
+    by_hand = _refit_by_hand(cv, X, y)
+    np.testing.assert_array_equal(by_hand.predict(X[:300]), cv.predict(X[:300]))
+
+
+def test_a_warm_started_path_is_replayed_beyond_its_first_positive_scale(friedman):
+    # Where each point starts from the one before, no single fit of the base estimator
+    # gives the chosen point: the refit replays the path up to it.
+    X, y = friedman
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        cv = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
+        by_hand = _refit_by_hand(cv, X, y)
+    assert cv.best_params_["attention_scale"] > cv.attention_scales_[0]
+    assert cv.n_iter_ > by_hand.n_iter_  # the points before the chosen one
+    assert not np.allclose(by_hand.predict(X), cv.predict(X))

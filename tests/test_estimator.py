@@ -11,6 +11,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor
+from sklearn_softattn._problem import holdout_split
 from sklearn_softattn.datasets import (
     excess_risk,
     linear_excess_risk,
@@ -384,6 +385,21 @@ def test_early_stopping_keeps_the_best_validation_score(data):
     assert len(reg.context_) == len(X) - int(np.ceil(0.1 * len(X)))
     default = SoftmaxAttentionRegressor(max_iter=5).fit(X, Y)
     assert default.validation_scores_ is None and default.best_validation_score_ is None
+
+
+def test_early_stopping_scores_multi_output_as_score_does(data):
+    # Outputs of very different spreads: R² averaged uniformly over them, as r2_score
+    # and the CV estimator's folds average it, not weighted by their variances.
+    X, Y = data
+    Y = Y * [1.0, 100.0]
+    reg = SoftmaxAttentionRegressor(early_stopping=True, extrapolation="continue",
+                                    max_iter=5, tol=0, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reg.fit(X, Y)
+    _, val = holdout_split(len(X), reg.validation_fraction, np.random.RandomState(0))
+    # At the kept (best) parameters the model predicts the validation rows as scored.
+    assert reg.best_validation_score_ == pytest.approx(reg.score(X[val], Y[val]), abs=1e-12)
 
 
 def test_max_context_subsamples_tokens(data):
