@@ -1,6 +1,7 @@
-"""The paper's synthetic data model and the exact excess risk."""
+"""The paper's synthetic data models and the exact excess risk."""
 
 import numpy as np
+from scipy.special import softmax
 from sklearn.utils import check_random_state
 
 
@@ -66,6 +67,61 @@ def make_gaussian_regression(
     if n_targets == 1:
         y = y.ravel()
     return (X, y, M, covariance) if return_truth else (X, y)
+
+
+def make_attention_regression(
+    n_samples=600,
+    n_features=8,
+    *,
+    attention_scale=2.0,
+    n_tokens=400,
+    noise=0.3,
+    random_state=None,
+):
+    """Data drawn from the paper's layer: ``y = Σ_j softmax_j(xᵀ K c_j) v·c_j + ε``.
+
+    ``x`` and the ``n_tokens`` tokens ``c_j`` are i.i.d. ``N(0, I)``; ``K`` is a
+    Gaussian matrix rescaled to the Frobenius norm ``attention_scale`` (the
+    softmax's sharpness, as ``SoftmaxAttentionRegressor``'s parameter); ``v`` is
+    ``N(0, I / n_features)``, and ``ε ~ N(0, noise²)``. At a small scale ``y`` is
+    nearly linear in ``x`` (``v Kᵀ x``); at a larger one the softmax picks the
+    tokens farthest out along ``Kᵀ x``, and ``y`` saturates.
+
+    Parameters
+    ----------
+    n_samples : int, default=600
+        Number of samples.
+    n_features : int, default=8
+        Dimension of ``x``.
+    attention_scale : float, default=2.0
+        Frobenius norm of ``K``.
+    n_tokens : int, default=400
+        Number of tokens attended.
+    noise : float, default=0.3
+        Standard deviation of the Gaussian noise.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the layer and the samples.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> from sklearn_softattn.datasets import make_attention_regression
+    >>> X, y = make_attention_regression(100, 3, random_state=0)
+    >>> X.shape, y.shape
+    ((100, 3), (100,))
+    """
+    rng = check_random_state(random_state)
+    K = rng.standard_normal((n_features, n_features))
+    K *= attention_scale / np.linalg.norm(K)
+    v = rng.standard_normal(n_features) / np.sqrt(n_features)
+    tokens = rng.standard_normal((n_tokens, n_features))
+    X = rng.standard_normal((n_samples, n_features))
+    y = softmax(X @ K @ tokens.T, axis=1) @ (tokens @ v)
+    return X, y + noise * rng.standard_normal(n_samples)
 
 
 def linear_excess_risk(coef, intercept, M, covariance):

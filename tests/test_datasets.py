@@ -92,3 +92,20 @@ def test_excess_risk_one_target():
     reg = LinearRegression().fit(X, y)
     exact = linear_excess_risk(reg.coef_, reg.intercept_, M, cov)
     np.testing.assert_allclose(excess_risk(reg, M, cov, n_samples=200_000), exact, rtol=0.02)
+
+
+def test_attention_regression_is_the_papers_layer_at_its_scale():
+    from sklearn_softattn.datasets import make_attention_regression
+
+    X, y = make_attention_regression(200, 4, attention_scale=3.0, noise=0.0, random_state=0)
+    again, _ = make_attention_regression(200, 4, attention_scale=3.0, noise=0.0, random_state=0)
+    np.testing.assert_array_equal(X, again)
+    # Nearly linear at a small scale: y ≈ v Kᵀ x, so least squares explains it but for
+    # terms of the next order in the scale (0.01).
+    X_flat, y_flat = make_attention_regression(2000, 4, attention_scale=0.01, noise=0.0,
+                                               random_state=0)
+    residual = y_flat - LinearRegression().fit(X_flat, y_flat).predict(X_flat)
+    assert residual.std() < 0.01 * y_flat.std()
+    # Sharper: nonlinear, bounded by the tokens' values.
+    residual = y - LinearRegression().fit(X, y).predict(X)
+    assert residual.std() > 0.1 * y.std()
