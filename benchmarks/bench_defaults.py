@@ -1,0 +1,278 @@
+"""Which defaults for SoftmaxAttentionRegressorCV: chosen on the development half of the
+real sets by a rule written before the fits, then scored once on the confirmation half.
+
+    pip install ".[benchmarks]"
+    nice -n 10 python benchmarks/bench_defaults.py --half development   # fit what the cache lacks
+    python benchmarks/bench_defaults.py --half development --analyse    # the verdict, from the summary
+    nice -n 10 python benchmarks/bench_defaults.py --half confirmation  # the adopted defaults, once
+    nice -n 10 python benchmarks/bench_defaults.py --half development --large   # the time limit
+
+The data: every eligible set of the registry (``datasets.csv``) at its natural size up to
+5 000 rows (a seeded sample of larger sets), split into halves by ``_common.half``, fixed
+before any fit; with ``--large``, the sets of 10 000 rows or more, up to 20 000. Every model
+is behind a ``StandardScaler``, scored by ``KFold(3, shuffle=True, random_state=0)``, each
+fit on one thread, in two processes sharing two cores (fit times are compared within a
+run). Fits are cached outside the repository (``$SOFTATTN_BENCHMARK_CACHE``); a run
+resumes where the last stopped. A first run of a half fits its peers in about an hour,
+each candidate in about as long; the summary is ``results/defaults_<half>[_large].csv``,
+which the selection page's tables come from.
+
+The rule, written before any candidate was fitted, applied to the development half only:
+
+- Per model: ``mean`` is the mean over the sets of R² (each set's mean over its folds),
+  every R² below 0 counted as 0 (a few sets whose folds hold extreme targets would otherwise
+  rule the mean); ``below 0.02`` and ``below 0.05`` count the sets more than that below
+  ``RidgeCV``'s R²; ``time`` is the median over the sets of its fit time over
+  ``MLPRegressor(max_iter=2000)``'s (:data:`TIME_REFERENCE`); ``large time`` the largest
+  such ratio on the large sets.
+- A candidate qualifies if no set is more than 0.05 below ``RidgeCV``, at most 5% of the
+  sets are more than 0.02 below it, its ``time`` is at most 1 and its ``large time`` at
+  most 2 (where the large sets were fitted).
+- The qualifier with the highest ``mean`` becomes the default; within 0.001 of it, the
+  cheapest (lowest ``time``). If none qualifies, the defaults stay as they are.
+
+The confirmation half is fitted once per adopted default and reported beside it, never
+used to choose.
+"""
+
+import csv
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
+
+from sklearn_softattn import SoftmaxAttentionRegressorCV
+
+from _common import (
+    RESULTS,
+    cache_dir,
+    cached,
+    candidates,
+    eligible_names,
+    half,
+    load,
+    markdown_table,
+    model_key,
+    peers,
+    script_parser,
+)
+
+MAX_ROWS, LARGE_ROWS, LARGE_MAX_ROWS, N_FOLDS = 5000, 10_000, 20_000, 3
+LINEAR_REFERENCE = "RidgeCV"
+# The time reference the targets name: MLPRegressor(max_iter=2000) behind a StandardScaler,
+# on the targets as they are.
+TIME_REFERENCE = "MLPRegressor, unscaled targets"
+# The peers beside the candidates (the benchmarks' peers but the O(n²) MLKR smoother).
+PEERS = ("LinearRegression", "RidgeCV", "HistGradientBoosting", "MLPRegressor",
+         TIME_REFERENCE, "KNeighbors (CV k)")
+# Candidate defaults of SoftmaxAttentionRegressorCV, each a change of its parameters;
+# "defaults" is the estimator as it is.
+CANDIDATES = {"defaults": {}}
+SUMMARY_FIELDS = ["set", "n", "d", "model", "r2", "fit_time"]
+
+
+def models(labels=None):
+    """The peers and the candidates, behind a StandardScaler: ``{label: model}``."""
+    found = {label: model for label, model in peers().items() if label in PEERS}
+    found |= {label: make_pipeline(StandardScaler(),
+                                   SoftmaxAttentionRegressorCV(**params, random_state=0))
+              for label, params in CANDIDATES.items()}
+    if labels:
+        unknown = sorted(set(labels) - set(found))
+        if unknown:
+            raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(found)}")
+        found = {label: found[label] for label in labels}
+    return found
+
+
+def dataset(name, max_rows):
+    """``(X, y)`` of a registry set at up to ``max_rows`` rows, cached as an .npz file."""
+    path = cache_dir() / "data" / f"{name}__{max_rows}.npz"
+    if not path.exists():
+        X, y, _ = load(candidates()[name], max_rows)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, X=X, y=y)
+    with np.load(path) as data:
+        return data["X"], data["y"]
+
+
+def set_names(which, large=False):
+    """The eligible sets of a half; with ``large``, those of at least LARGE_ROWS rows."""
+    names = [name for name in eligible_names() if half(name) == which]
+    if large:
+        names = [name for name in names if len(dataset(name, LARGE_MAX_ROWS)[1]) >= LARGE_ROWS]
+    return names
+
+
+def fit_fold(model, X, y, train, test):
+    """One fold on one thread: test R² and fit time (``ConvergenceWarning`` silenced: a
+    model stopping at its ``max_iter`` is measured as it is)."""
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        model.fit(X[train], y[train])
+        fit_time = time.perf_counter() - start
+        return {"r2": float(model.score(X[test], y[test])), "fit_time": fit_time}
+
+
+def _task(name, max_rows, label, model, fold):
+    X, y = dataset(name, max_rows)
+    train, test = list(KFold(N_FOLDS, shuffle=True, random_state=0).split(X))[fold]
+    key = f"{name}__{max_rows}__{model_key(model)}__{fold}"
+    return name, label, cached("defaults", key, lambda: fit_fold(model, X, y, train, test))
+
+
+def fit(names, max_rows, labels=None, n_jobs=2):
+    """Per set and model, the mean R² and fit time over the folds: summary rows."""
+    found = models(labels)
+    tasks = [(name, max_rows, label, model, fold) for name in names
+             for label, model in found.items() for fold in range(N_FOLDS)]
+    start = time.perf_counter()
+    print(f"{len(tasks)} fits of {len(found)} models on {len(names)} sets", file=sys.stderr)
+    done = Parallel(n_jobs=n_jobs, verbose=5)(delayed(_task)(*task) for task in tasks)
+    print(f"done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    folds = {}
+    for name, label, result in done:
+        folds.setdefault((name, label), []).append(result)
+    rows = []
+    for (name, label), results in folds.items():
+        X, _ = dataset(name, max_rows)
+        rows.append({"set": name, "n": X.shape[0], "d": X.shape[1], "model": label,
+                     "r2": f"{np.mean([r['r2'] for r in results]):.4f}",
+                     "fit_time": f"{np.mean([r['fit_time'] for r in results]):.4g}"})
+    return rows
+
+
+def summary_path(which, large=False):
+    return RESULTS / f"defaults_{which}{'_large' if large else ''}.csv"
+
+
+def write_summary(rows, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(sorted(rows, key=lambda r: (r["set"].lower(), r["model"])))
+
+
+def read_summary(path):
+    """``{model: {set: (r2, fit_time)}}`` and ``{set: (n, d)}`` of a summary file."""
+    results, shapes = {}, {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            results.setdefault(row["model"], {})[row["set"]] = (float(row["r2"]),
+                                                                float(row["fit_time"]))
+            shapes[row["set"]] = int(row["n"]), int(row["d"])
+    return results, shapes
+
+
+def statistics_of(results, label, large=None):
+    """The rule's statistics of one model (see the module docstring)."""
+    by_set, linear, reference = results[label], results[LINEAR_REFERENCE], results[TIME_REFERENCE]
+    r2 = np.array([v[0] for v in by_set.values()])
+    gap = np.array([linear[s][0] - v[0] for s, v in by_set.items()])
+    ratios = [v[1] / reference[s][1] for s, v in by_set.items()]
+    stats = {"sets": len(r2), "mean": float(np.mean(np.maximum(r2, 0))),
+             "mean R²": float(np.mean(r2)), "median R²": float(np.median(r2)),
+             "below 0.02": int(np.sum(gap > 0.02)), "below 0.05": int(np.sum(gap > 0.05)),
+             "time": statistics.median(ratios), "large time": None}
+    if large is not None and label in large:
+        stats["large time"] = max(v[1] / large[TIME_REFERENCE][s][1]
+                                  for s, v in large[label].items())
+    return stats
+
+
+def qualifies(stats):
+    """The rule's conditions (see the module docstring)."""
+    return (stats["below 0.05"] == 0 and stats["below 0.02"] <= 0.05 * stats["sets"]
+            and stats["time"] <= 1 and (stats["large time"] is None or stats["large time"] <= 2))
+
+
+def verdict(results, large=None):
+    """The rule's choice among the candidates of a development summary, and its table."""
+    stats = {label: statistics_of(results, label, large) for label in CANDIDATES
+             if label in results}
+    qualified = [label for label, s in stats.items() if qualifies(s)]
+    choice = "defaults (none qualifies)"
+    if qualified:
+        best = max(stats[label]["mean"] for label in qualified)
+        choice = min((label for label in qualified if stats[label]["mean"] >= best - 0.001),
+                     key=lambda label: stats[label]["time"])
+    rows = [[label, f"{s['mean']:.4f}", s["below 0.02"], s["below 0.05"], f"{s['time']:.2g}",
+             "-" if s["large time"] is None else f"{s['large time']:.2g}",
+             "yes" if label in qualified else "no"] for label, s in stats.items()]
+    table = markdown_table(["candidate", "mean of max(R², 0)", "sets > 0.02 below RidgeCV",
+                            "sets > 0.05 below", f"median time / {TIME_REFERENCE}",
+                            "largest time on large sets", "qualifies"], rows)
+    return choice, table
+
+
+def overview(results):
+    """Per model: the sets, mean R², mean of max(R², 0), median R², sets below RidgeCV
+    and median fit time over the reference's."""
+    rows = []
+    for label in results:
+        s = statistics_of(results, label)
+        rows.append([label, s["sets"], f"{s['mean R²']:.3f}", f"{s['mean']:.3f}",
+                     f"{s['median R²']:.3f}", s["below 0.02"], s["below 0.05"],
+                     f"{s['time']:.2g}"])
+    return markdown_table(["model", "sets", "mean R²", "mean of max(R², 0)", "median R²",
+                           "sets > 0.02 below RidgeCV", "> 0.05 below",
+                           f"median fit time / {TIME_REFERENCE}"], rows)
+
+
+def by_set(results, shapes):
+    labels = list(results)
+    rows = [[name, f"{n} × {d}", *(f"{results[m][name][0]:.3f}" for m in labels)]
+            for name, (n, d) in sorted(shapes.items(), key=lambda kv: kv[0].lower())]
+    return markdown_table(["data set", "n × d", *labels], rows)
+
+
+def analyse(which):
+    results, shapes = read_summary(summary_path(which))
+    large_path = summary_path(which, large=True)
+    large = read_summary(large_path)[0] if Path(large_path).exists() else None
+    print(f"The {which} half: {len(shapes)} real sets, {N_FOLDS}-fold shuffled R², at most "
+          f"{MAX_ROWS} rows (benchmarks/results/{summary_path(which).name})\n")
+    if which == "development":
+        choice, table = verdict(results, large)
+        print(table, f"\n\nThe rule's choice: {choice}\n")
+    print(overview(results), "\n")
+    print(by_set(results, shapes))
+
+
+def main(argv=None):
+    parser = script_parser(__doc__)
+    parser.add_argument("--half", choices=["development", "confirmation"], required=True)
+    parser.add_argument("--analyse", action="store_true",
+                        help="print the verdict and tables from the summary file; fit nothing")
+    parser.add_argument("--large", action="store_true",
+                        help=f"the sets of at least {LARGE_ROWS} rows, up to {LARGE_MAX_ROWS}")
+    parser.add_argument("--model", action="append", help="fit these models only (repeatable)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default: 2)")
+    args = parser.parse_args(argv)
+    if not args.analyse:
+        max_rows = LARGE_MAX_ROWS if args.large else MAX_ROWS
+        names = set_names(args.half, args.large)
+        rows = fit(names, max_rows, args.model, args.jobs)
+        path = summary_path(args.half, args.large)
+        if args.model and path.exists():  # some models only: keep the others' rows
+            kept = [r for r in csv.DictReader(open(path, encoding="utf-8"))
+                    if r["model"] not in args.model]
+            rows = kept + rows
+        write_summary(rows, path)
+    if not args.large:
+        analyse(args.half)
+
+
+if __name__ == "__main__":
+    main()

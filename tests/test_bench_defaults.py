@@ -1,0 +1,63 @@
+"""benchmarks/bench_defaults.py: the rule that chooses the CV estimator's defaults."""
+
+import pytest
+from _scripts import load_script
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return load_script("benchmarks/bench_defaults.py")
+
+
+def _results(bench, candidates, n_sets=40):
+    """A summary of ``n_sets`` sets: RidgeCV at R² 0.5 and the reference MLP at 1 s on
+    each, and per candidate ``(r2 per set, fit time per set)``."""
+    sets = [f"s{k}" for k in range(n_sets)]
+    results = {"RidgeCV": {s: (0.5, 0.01) for s in sets},
+               bench.TIME_REFERENCE: {s: (0.5, 1.0) for s in sets}}
+    for label, (r2, seconds) in candidates.items():
+        results[label] = {s: (r2[k], seconds[k]) for k, s in enumerate(sets)}
+    return results
+
+
+@pytest.fixture
+def two_candidates(bench, monkeypatch):
+    monkeypatch.setattr(bench, "CANDIDATES", {"defaults": {}, "other": {}})
+
+
+def test_the_highest_mean_of_the_qualifiers_wins(bench, two_candidates):
+    results = _results(bench, {"defaults": ([0.55] * 40, [0.5] * 40),
+                               "other": ([0.6] * 40, [0.9] * 40)})
+    assert bench.verdict(results)[0] == "other"
+
+
+@pytest.mark.parametrize("r2, seconds, why", [
+    ([0.6] * 39 + [0.44], [0.9] * 40, "one set more than 0.05 below RidgeCV"),
+    ([0.6] * 37 + [0.47] * 3, [0.9] * 40, "3 of 40 sets more than 0.02 below: over 5%"),
+    ([0.6] * 40, [1.1] * 40, "a median time over the MLP's"),
+])
+def test_a_candidate_that_breaks_a_condition_does_not_qualify(bench, two_candidates, r2,
+                                                              seconds, why):
+    results = _results(bench, {"defaults": ([0.55] * 40, [0.5] * 40), "other": (r2, seconds)})
+    assert bench.verdict(results)[0] == "defaults", why
+
+
+def test_two_sets_of_forty_more_than_0_02_below_ridge_still_qualify(bench, two_candidates):
+    results = _results(bench, {"defaults": ([0.55] * 40, [0.5] * 40),
+                               "other": ([0.6] * 38 + [0.47] * 2, [0.9] * 40)})
+    assert bench.verdict(results)[0] == "other"  # 2 of 40 is 5%, none 0.05 below
+
+
+def test_within_0_001_the_cheaper_wins_and_the_large_sets_limit_time(bench, two_candidates):
+    results = _results(bench, {"defaults": ([0.6] * 40, [0.5] * 40),
+                               "other": ([0.6005] * 40, [0.9] * 40)})
+    assert bench.verdict(results)[0] == "defaults"
+    large = {bench.TIME_REFERENCE: {"big": (0.5, 10.0)}, "defaults": {"big": (0.5, 25.0)},
+             "other": {"big": (0.5, 15.0)}}
+    assert bench.verdict(results, large)[0] == "other"  # the defaults take 2.5 times there
+
+
+def test_none_qualifying_keeps_the_defaults(bench, two_candidates):
+    results = _results(bench, {"defaults": ([0.3] * 40, [2.0] * 40),
+                               "other": ([0.3] * 40, [2.0] * 40)})
+    assert bench.verdict(results)[0] == "defaults (none qualifies)"
