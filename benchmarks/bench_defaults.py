@@ -11,8 +11,9 @@ The data: every eligible set of the registry (``datasets.csv``) at its natural s
 5 000 rows (a seeded sample of larger sets), split into halves by ``_common.half``, fixed
 before any fit; with ``--large``, the sets of 10 000 rows or more, up to 20 000. Every model
 is behind a ``StandardScaler``, scored by ``KFold(3, shuffle=True, random_state=0)``, each
-fit on one thread, in two processes sharing two cores (fit times are compared within a
-run). Fits are cached outside the repository (``$SOFTATTN_BENCHMARK_CACHE``); a run
+fit on one thread, in two processes sharing two cores. A fit's time is the CPU time of its
+process (one thread), so that fits cached in runs under other loads compare. Fits are
+cached outside the repository (``$SOFTATTN_BENCHMARK_CACHE``); a run
 resumes where the last stopped. A first run of a half fits its peers in about an hour,
 each candidate in about as long; the summary is ``results/defaults_<half>[_large].csv``,
 which the selection page's tables come from.
@@ -114,13 +115,14 @@ def set_names(which, large=False):
 
 
 def fit_fold(model, X, y, train, test):
-    """One fold on one thread: test R² and fit time (``ConvergenceWarning`` silenced: a
-    model stopping at its ``max_iter`` is measured as it is)."""
+    """One fold on one thread: test R² and fit time, the process's CPU time
+    (``ConvergenceWarning`` silenced: a model stopping at its ``max_iter`` is measured as
+    it is)."""
     with warnings.catch_warnings(), threadpool_limits(limits=1):
         warnings.simplefilter("ignore", ConvergenceWarning)
-        start = time.perf_counter()
+        start = time.process_time()
         model.fit(X[train], y[train])
-        fit_time = time.perf_counter() - start
+        fit_time = time.process_time() - start
         return {"r2": float(model.score(X[test], y[test])), "fit_time": fit_time}
 
 
