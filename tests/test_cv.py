@@ -900,3 +900,35 @@ def test_a_warm_started_path_is_replayed_beyond_its_first_positive_scale(friedma
     assert cv.best_params_["attention_scale"] > cv.attention_scales_[0]
     assert cv.n_iter_ > by_hand.n_iter_  # the points before the chosen one
     assert not np.allclose(by_hand.predict(X), cv.predict(X))
+
+
+def test_first_fold_screening_fits_linear_data_to_the_linear_ends_only(linear):
+    X, y = linear
+    params = dict(max_iters=(5, 15), cv=5, random_state=0)
+    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, **params).fit(X, y)
+    every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    # The first fold as without screening; on the others the attention point is skipped.
+    np.testing.assert_array_equal(screened.score_path_[..., 0], every.score_path_[..., 0])
+    assert np.all(screened.score_path_[1:, ..., 1:] == -np.inf)
+    np.testing.assert_array_equal(screened.score_path_[0], every.score_path_[0])
+    assert screened.best_params_["attention_scale"] == 0
+    np.testing.assert_array_equal(screened.predict(X), every.predict(X))
+
+
+def test_first_fold_screening_changes_nothing_where_attention_wins_the_first_fold(friedman):
+    X, y = friedman
+    params = dict(max_iters=(5, 15, 40), cv=5, random_state=0)
+    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, **params).fit(X, y)
+    every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    np.testing.assert_array_equal(screened.score_path_, every.score_path_)
+    assert screened.best_params_ == every.best_params_
+
+
+def test_screened_keeps_the_paths_that_beat_the_linear_end():
+    # (scales, counts, balance strengths, shrinkages): two paths, the second wins.
+    scores = np.full((2, 2, 1, 2), 0.5)
+    scores[1, :, 0, 0] = [0.4, 0.5]     # never above the best linear end (0.5)
+    scores[1, :, 0, 1] = [0.45, 0.51]  # above it after the second count
+    np.testing.assert_array_equal(_cv.screened(scores, np.ones((1, 2), bool)), [[False, True]])
+    scores[1, :, 0, 1] = np.nan  # not scorable: not above either
+    assert not _cv.screened(scores, np.ones((1, 2), bool)).any()
