@@ -87,16 +87,18 @@ def neighbor_sharpness(X, sample_weight, margin=NEIGHBOR_MARGIN):
     return 2 * margin * np.sqrt(P.shape[1]) / spacing if spacing > 0 else np.nan
 
 
-def attention_scale_grid(attention_scales, sharpest=np.nan, start=AUTO_BILINEAR):
+def attention_scale_grid(attention_scales, sharpest=np.nan, start=AUTO_BILINEAR,
+                         multiples=(1.0,)):
     """The ascending grid of attention scales: a count, ``"auto"``, or the values.
 
     A count gives 0, then ``attention_scales - 1`` values spaced geometrically over
     :data:`SCALE_RANGE`, continued at the same ratio until they reach ``sharpest``
     (if larger: :func:`neighbor_sharpness` for distance scores). ``"auto"`` gives
     0 and ``start`` (:func:`neighbor_sharpness` at :data:`START_MARGIN` for
-    distance scores; 1 where it is NaN)."""
+    distance scores; 1 where it is NaN) times each of ``multiples``."""
     if isinstance(attention_scales, str):  # "auto", the only string the check lets by
-        return np.array([0.0, start if np.isfinite(start) else AUTO_BILINEAR])
+        start = start if np.isfinite(start) else AUTO_BILINEAR
+        return np.unique(np.r_[0.0, start * np.asarray(multiples, dtype=float)])
     if isinstance(attention_scales, Integral):
         scales = np.geomspace(*SCALE_RANGE, num=attention_scales - 1)
         if len(scales) > 1 and sharpest > scales[-1]:
@@ -618,6 +620,12 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         geometrically from 0.01 to 10 (with distance scores, on until the spacing
         is resolved). An array: the values, fitted in increasing order.
 
+    start_multiples : array-like of shape (n_starts,), default=(1.0,)
+        With ``attention_scales="auto"``, the path's points start at the
+        automatic start times each of these; with ``renormalize=False`` each
+        learns its sharpness from there, so several are restarts, at that many
+        times the cost past the linear limit.
+
     balance_strengths : array-like of shape (n_balance_strengths,), default=(0.0,)
         Strengths of the balancing regularizer to try (only the first with
         ``regularization=None``). A strong balance keeps the layer near its
@@ -843,6 +851,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         },
         "attention_scales": [Interval(Integral, 1, None, closed="left"), "array-like",
                              StrOptions({"auto"})],
+        "start_multiples": ["array-like"],
         "max_iters": [Interval(Integral, 1, None, closed="left"), "array-like"],
         "balance_strengths": ["array-like"],
         "shrinkages": ["array-like"],
@@ -864,6 +873,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         balance_strengths=(0.0,),
         shrinkages=(0.0, "auto", 10.0),
         *,
+        start_multiples=(1.0,),
         attention_shrinkages=("auto",),
         cv="auto",
         scoring=None,
@@ -895,6 +905,7 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.attention_scales = attention_scales
         self.balance_strengths = balance_strengths
         self.shrinkages = shrinkages
+        self.start_multiples = start_multiples
         self.attention_shrinkages = attention_shrinkages
         self.cv = cv
         self.scoring = scoring
@@ -973,7 +984,10 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             balance_strengths = balance_strengths[:1]
         paths = np.broadcast_to(attention_path_mask(shrinkages, self.attention_shrinkages),
                                 (len(balance_strengths), len(shrinkages))).copy()
-        return (attention_scale_grid(self.attention_scales, sharpest, start),
+        multiples = penalty_grid(self.start_multiples, "start_multiples")
+        if not np.all(multiples > 0):
+            raise ValueError(f"start_multiples must be positive; got {self.start_multiples!r}.")
+        return (attention_scale_grid(self.attention_scales, sharpest, start, multiples),
                 max_iter_grid(self.max_iters), balance_strengths, shrinkages, paths)
 
     def _shared_params(self):

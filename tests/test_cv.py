@@ -932,3 +932,16 @@ def test_screened_keeps_the_paths_that_beat_the_linear_end():
     np.testing.assert_array_equal(_cv.screened(scores, np.ones((1, 2), bool)), [[False, True]])
     scores[1, :, 0, 1] = np.nan  # not scorable: not above either
     assert not _cv.screened(scores, np.ones((1, 2), bool)).any()
+
+
+def test_start_multiples_start_the_auto_path_at_multiples_of_its_start():
+    np.testing.assert_allclose(attention_scale_grid("auto", start=2.0, multiples=(0.3, 1, 3)),
+                               [0, 0.6, 2.0, 6.0])
+    X, y = make_friedman1(100, random_state=0)
+    reg = SoftmaxAttentionRegressorCV(start_multiples=(0.3, 1.0), max_iters=3, cv=2,
+                                      random_state=0).fit(X, y)
+    start = SoftmaxAttentionRegressorCV(max_iters=3, cv=2, random_state=0).fit(
+        X, y).attention_scales_[1]
+    np.testing.assert_allclose(reg.attention_scales_, [0, 0.3 * start, start])
+    with pytest.raises(ValueError, match="start_multiples"):
+        SoftmaxAttentionRegressorCV(start_multiples=(0.0, 1.0)).fit(X, y)
