@@ -204,7 +204,7 @@ def cached(folder, key, compute):
 
 # ---------------------------------------------------------------- models and counting
 
-# The neighbour counts that KNeighborsRegressor's 5-fold search chooses among.
+# The neighbor counts that KNeighborsRegressor's 5-fold search chooses among.
 KNN_NEIGHBORS = (1, 2, 3, 5, 8, 13, 21, 34)
 
 
@@ -274,37 +274,28 @@ def peers():
     return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 
-# The iteration counts among which the L-BFGS candidates of bench_panel.py --candidates
-# choose, and the in-context layer as the CV estimator's candidate: target tokens,
-# distance scores, L-BFGS with its count chosen among them.
-COUNTS = (5, 15, 40, 100)
-# The CV estimator's earlier defaults, the paper's layer on a warm-started gd path: the
-# reference of bench_panel.py's rounds, and what their candidates change.
-PAPER_LAYER = {"attention_scales": 8, "selection": "1se", "path_warm_start": True,
+# The CV estimator's earlier defaults, the paper's layer on a warm-started gd path:
+# bench_generated.py --paper-layer fits it beside the defaults.
+PAPER_LAYER = {"attention_scales": 8, "selection_rule": "1se", "path_warm_start": True,
                "path_early_stop": True, "target_tokens": False, "attention_scores": "bilinear",
                "solver": "gd", "max_iters": 200, "renormalize": True,
                "attention_shrinkages": None, "max_context": 1024}
+
+
+# The candidates of bench_panel.py --candidates (rounds of the defaults' choice).
+COUNTS = (5, 15, 40, 100)
 IN_CONTEXT = {**PAPER_LAYER, "solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
               "attention_scores": "distance"}
-# The fifth round's choice for the CV estimator's defaults (bench_panel.py --candidates
-# --round 5): the in-context layer on 5 scales, chosen by the stricter "2se" rule.
-ROUND_CHOICE = {**IN_CONTEXT, "attention_scales": 5, "selection": "2se"}
+ROUND_CHOICE = {**IN_CONTEXT, "attention_scales": 5, "selection_rule": "2se"}
 
 
-def package_models(in_context=False, defaults=True, round_choice=False, paper_layer=False):
-    """This package's models on the panel, behind a StandardScaler: the CV estimator
-    at its defaults (``defaults``), as :data:`PAPER_LAYER` (``paper_layer``), as
-    :data:`IN_CONTEXT` (``in_context``) and as :data:`ROUND_CHOICE` (``round_choice``)."""
-    models = {"attention CV": SoftmaxAttentionRegressorCV(random_state=0)} if defaults else {}
+def package_models(paper_layer=False):
+    """This package's models on the panel, behind a StandardScaler: the CV estimator at
+    its defaults and, with ``paper_layer``, as :data:`PAPER_LAYER`."""
+    models = {"attention CV": SoftmaxAttentionRegressorCV(random_state=0)}
     if paper_layer:
         models["attention CV, paper's layer"] = SoftmaxAttentionRegressorCV(**PAPER_LAYER,
                                                                            random_state=0)
-    if in_context:
-        models["attention CV, in-context"] = SoftmaxAttentionRegressorCV(**IN_CONTEXT,
-                                                                         random_state=0)
-    if round_choice:
-        models["attention CV, fifth round's choice"] = SoftmaxAttentionRegressorCV(
-            **ROUND_CHOICE, random_state=0)
     return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 

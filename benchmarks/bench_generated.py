@@ -1,23 +1,23 @@
-"""How the CV estimator compares with scikit-learn's regressors on Friedman's data.
+"""How does the CV estimator compare with scikit-learn's regressors on Friedman's three
+generated data sets?
 
     pip install ".[benchmarks]"
     python benchmarks/bench_generated.py            # about 5 minutes on 2 cores
     python benchmarks/bench_generated.py --n 500    # a quicker look
-    python benchmarks/bench_generated.py --paper-layer  # and the earlier defaults
-    python benchmarks/bench_generated.py --in-context   # and the in-context layer
-    python benchmarks/bench_generated.py --round-choice # the peers and the fifth round's
-                                                        # choice only (about 1 minute)
+    OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --paper-layer
 
 ``make_friedman1``, ``make_friedman2`` and ``make_friedman3`` with scikit-learn's default
 noise: ``--n`` training rows (default 2000, seed 0) and as many fresh test rows (seed 1);
-each model behind a StandardScaler (the peers of ``_common.peers``, and this package's
-CV estimator with its defaults, with ``--paper-layer`` also as ``_common.PAPER_LAYER`` (the
-earlier defaults: the paper's layer, gd), and with ``--in-context`` as ``_common.IN_CONTEXT``:
-target tokens, distance scores, L-BFGS; with ``--round-choice`` the peers and
-``_common.ROUND_CHOICE`` only, the candidate that ``bench_panel.py --candidates --round 5``
-chose), fitted once, one after the other in one process. Prints
-the test R² and the fit time relative to MLPRegressor's in the same run; nothing is
-cached or written.
+each model behind a StandardScaler (the peers of ``_common.peers`` and this package's CV
+estimator at its defaults; with ``--paper-layer`` also as ``_common.PAPER_LAYER``, its
+earlier defaults: the paper's layer with gd, which takes 14 to 120 times the MLP's fit
+time here, so several minutes more), fitted once, one after the other in one process.
+Prints the test R² and the fit time relative to MLPRegressor's in the same run; nothing
+is cached or written.
+
+Shown on the selection page of the user guide ("On Friedman's data"; the output of the
+last command is kept in ``benchmarks/results/generated.txt``) and quoted by the
+in-context page and the README.
 """
 
 import time
@@ -32,16 +32,14 @@ GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2
               "make_friedman3": make_friedman3}
 
 
-def measure(n, in_context=False, round_choice=False, paper_layer=False):
+def measure(n, paper_layer=False):
     """``{set: {model: (test R², fit time)}}``."""
     results = {}
     for name, make in GENERATORS.items():
         X, y = make(n_samples=n, random_state=0)
         X_test, y_test = make(n_samples=n, random_state=1)
         results[name] = {}
-        models = package_models(in_context, defaults=not round_choice,
-                                round_choice=round_choice, paper_layer=paper_layer)
-        for label, model in {**peers(), **models}.items():
+        for label, model in {**peers(), **package_models(paper_layer)}.items():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 start = time.perf_counter()
@@ -64,13 +62,9 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=2000, help="training (and test) rows")
     parser.add_argument("--paper-layer", action="store_true",
                         help="also the CV estimator's earlier defaults: the paper's layer, gd")
-    parser.add_argument("--in-context", action="store_true",
-                        help="also the CV estimator with target tokens and distance scores")
-    parser.add_argument("--round-choice", action="store_true",
-                        help="the peers and the fifth round's choice, without the defaults")
     args = parser.parse_args(argv)
     print(f"Test R² at n = {args.n} (fit time / MLPRegressor's)\n")
-    print(table(measure(args.n, args.in_context, args.round_choice, args.paper_layer)))
+    print(table(measure(args.n, args.paper_layer)))
 
 
 if __name__ == "__main__":
