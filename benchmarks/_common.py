@@ -1,5 +1,6 @@
 """What the benchmark scripts share: the data registry and its loader, the cache of
-fitted results, the peer models and their timed fit, the pass counter and Markdown tables.
+fitted results, the peer models and their timed fit, the pass counter, the larger sets
+on which two settings of the CV estimator are compared by a rule, and Markdown tables.
 
 Every script in this folder imports this module (it sits beside them); no script
 imports another.
@@ -347,6 +348,134 @@ def timed_fit(model, X, y, X_test, y_test):
         model.fit(X, y)
         seconds = time.perf_counter() - start
     return seconds, model.score(X_test, y_test)
+
+
+# ------------------------------------------- two settings compared on the larger sets
+
+# bench_validation.py, bench_start.py and bench_context_neighbors.py each compare two
+# settings of the CV estimator on sets of more rows than its context, by a rule written
+# before their fits; what follows is what they share.
+
+# The eligible real sets of at least 20 000 complete rows, and the rows of make_friedman1.
+REAL_SETS = ("CPS1988", "CPSSW8", "BudgetFood", "HI", "diamonds", "gss_wages", "census2000",
+             "labsup")
+FRIEDMAN_ROWS = (20_000, 50_000, 100_000)
+# The other sets of more than MORE_ROWS rows (80% of them exceed a context of 2048 rows),
+# at most MAX_MORE_ROWS of them.
+MORE_ROWS, MAX_MORE_ROWS = 2560, 5000
+
+
+def large_sets(quick=False):
+    """``{name: (X, y, X_test, y_test)}``: ``make_friedman1(n, n_features=10,
+    noise=1.0)`` for each of :data:`FRIEDMAN_ROWS` with 20 000 fresh test rows (another
+    seed), and the :data:`REAL_SETS`, a seeded 25 000 rows of each (all, where fewer),
+    20% held out. ``quick``: ``make_friedman1`` at 12 000 rows only."""
+    from sklearn.datasets import make_friedman1
+    from sklearn.model_selection import train_test_split
+
+    sets = {}
+    for n in (12_000,) if quick else FRIEDMAN_ROWS:
+        X, y = make_friedman1(n, n_features=10, noise=1.0, random_state=0)
+        X_test, y_test = make_friedman1(20_000, n_features=10, noise=1.0, random_state=1)
+        sets[f"friedman1-{n}"] = X, y, X_test, y_test
+    if not quick:
+        for name, (X, y) in load_available(REAL_SETS, max_rows=25_000).items():
+            X, X_test, y, y_test = train_test_split(X, y, test_size=0.2, random_state=0)
+            sets[name] = X, y, X_test, y_test
+    return sets
+
+
+def more_sets(quick=False):
+    """``{name: (X, y, X_test, y_test)}``: the eligible sets of the registry outside
+    :data:`REAL_SETS` with more than :data:`MORE_ROWS` rows (at most
+    :data:`MAX_MORE_ROWS`, seeded), 20% held out; two of them with ``quick``."""
+    from sklearn.model_selection import train_test_split
+
+    names = [name for name in eligible_names() if name not in REAL_SETS]
+    sets = {}
+    for name, (X, y) in load_available(names, max_rows=MAX_MORE_ROWS).items():
+        if len(y) > MORE_ROWS:
+            X, X_test, y, y_test = train_test_split(X, y, test_size=0.2, random_state=0)
+            sets[name] = X, y, X_test, y_test
+        if quick and len(sets) == 2:
+            break
+    return sets
+
+
+def beyond_context(quick=False):
+    """The sets of more training rows than a context of 2048: :func:`large_sets` and
+    :func:`more_sets` (two of the latter only, with ``quick``)."""
+    return more_sets(quick) if quick else {**large_sets(), **more_sets()}
+
+
+def fit_sets(doc, fit_set, sets):
+    """Parse a script's arguments (``doc``: its docstring; ``--quick``, ``--jobs``) and
+    return ``fit_set(name, X, y, X_test, y_test)``'s rows over ``sets(quick)`` (a
+    function like :func:`large_sets`), in ``--jobs`` processes, and whether the run is
+    quick."""
+    from joblib import Parallel, delayed
+
+    parser = script_parser(doc)
+    parser.add_argument("--quick", action="store_true", help="a few sets, to check the script")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    args = parser.parse_args()
+    return Parallel(n_jobs=args.jobs)(delayed(fit_set)(name, *data)
+                                      for name, data in sets(args.quick).items()), args.quick
+
+
+def fit_models(row, models, peer_labels, X, y, X_test, y_test):
+    """``row`` with the fit time and test R² of each of ``models`` (``{label: model}``) and
+    of the :func:`peers` labelled ``peer_labels``, fitted one after the other and printed
+    as they end."""
+    for label, model in {**models, **{k: v for k, v in peers().items()
+                                      if k in peer_labels}}.items():
+        seconds, r2 = timed_fit(model, X, y, X_test, y_test)
+        row[label] = {"seconds": seconds, "r2": r2}
+        print(f"{row['set']}: {label} {seconds:.1f} s, R² {r2:.4f}", flush=True)
+    return row
+
+
+def compare(rows, labels, min_mean_gain, max_time_ratio):
+    """The rule's three numbers for ``labels[1]`` against ``labels[0]``, and whether it
+    passes: a mean test R² gain of at least ``min_mean_gain``, no set more than 0.01
+    below, and a median fit time ratio of at most ``max_time_ratio``."""
+    gain = np.array([r[labels[1]]["r2"] - r[labels[0]]["r2"] for r in rows])
+    ratio = np.array([r[labels[1]]["seconds"] / r[labels[0]]["seconds"] for r in rows])
+    passed = bool(gain.mean() >= min_mean_gain and gain.min() >= -0.01
+                  and np.median(ratio) <= max_time_ratio)
+    return {"mean_gain": float(gain.mean()), "worst_gain": float(gain.min()),
+            "median_time_ratio": float(np.median(ratio)), "adopt": passed}
+
+
+def report(rows, labels, column=None, path=None):
+    """Print ``rows`` as one table (set, n, d, ``column``, then seconds and test R² of
+    each of ``labels``) and, with ``path``, write their numbers there as CSV.
+    ``column``: None, or ``(header, cell, csv headers, csv cells)``, the last three
+    functions of a row but for the headers."""
+    header, cell, csv_header, csv_cells = column or ((), None, [], lambda r: [])
+    print(markdown_table(
+        ["set", "n", "d", *([header] if column else []),
+         *(f"{label} (s, R²)" for label in labels)],
+        [[r["set"], r["n"], r["d"], *([cell(r)] if column else []),
+          *(f"{r[label]['seconds']:.1f}, {r[label]['r2']:.4f}" for label in labels)]
+         for r in rows]))
+    if path is not None:
+        with open(path, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(["set", "n", "d", *csv_header,
+                             *(f"{label} {v}" for label in labels for v in ("seconds", "r2"))])
+            for r in rows:
+                writer.writerow([r["set"], r["n"], r["d"], *csv_cells(r), *(
+                    f"{r[label][v]:.4g}" for label in labels for v in ("seconds", "r2"))])
+
+
+def conclude(rows, result, versus, otherwise):
+    """Print the rule's verdict (``versus``: what was compared; ``otherwise``: what stays
+    if it fails) and the ``SUMMARY`` line."""
+    print(f"{versus}: mean test R² {result['mean_gain']:+.4f}, worst set "
+          f"{result['worst_gain']:+.4f}, median fit time ratio "
+          f"{result['median_time_ratio']:.2f}: {'adopt' if result['adopt'] else otherwise}")
+    print("SUMMARY " + json.dumps({"fits": rows, **result}))
 
 
 # ---------------------------------------------------------------- tables
