@@ -279,12 +279,12 @@ def test_benchmark_children_run(tmp_path):
 
     bench = load_script("benchmarks/bench_scale.py")
     fit = bench.child_fit({"n": 300, "d": 5, "max_iter": 2, "max_context": 100,
-                           "n_jobs": 1, "n_test": 100})
+                           "threads": 1, "n_test": 100})
     assert fit["n_iter"] == 2 and fit["passes"] >= 3 and fit["rss_peak_mib"] > 0
     assert np.isfinite(fit["r2"])
     model = tmp_path / "model.pkl"
     model.write_bytes(pickle.dumps(_reg(max_context=100).fit(*make_friedman1(300, 5))))
-    predict = bench.child_predict({"model": str(model), "rows": 1000, "n_jobs": [1, 2],
+    predict = bench.child_predict({"model": str(model), "rows": 1000, "threads": [1, 2],
                                    "repeat": 1})
     assert set(predict["best_s"]) == {"1", "2"}
     compare = bench.child_compare({"n": 300, "n_test": 100, "d": 5,
