@@ -1,4 +1,6 @@
-"""Model selection: linear baselines, generic regressors and the attention layer on 12 data sets.
+"""How does the cross-validated estimator choose its point, and what do its choices (the
+selection rule, the path's early stop, the ridge end, the base estimator's defaults)
+gain, risk and cost on 12 small data sets?
 
     pip install ".[benchmarks]"
     python benchmarks/bench_selection.py                # the comparison table (about 3 minutes)
@@ -11,34 +13,40 @@
     python benchmarks/bench_selection.py --speed        # the CV fit against GridSearchCV
     python benchmarks/bench_selection.py --parallel     # its folds in turn, on processes, on threads
 
-Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the
-mean fit time of one fold, on data that ship with scikit-learn or statsmodels
-(nothing is downloaded) or are generated here. ``--only NAME,NAME`` restricts
-the data sets; ``--quick`` uses 2 folds and the first 3 data sets (a smoke run).
-``--rules`` also runs smaller draws of the nonlinear sets (``SMALLER``).
-Progress (the data set running, the time left) goes to stderr.
+Every number is a 5-fold cross-validated R² (KFold, shuffled, seed 0) and the mean fit
+time of one fold, on data that ship with scikit-learn or statsmodels (nothing is
+downloaded) or are generated here. ``--only NAME,NAME`` restricts the data sets;
+``--quick`` uses 2 folds and the first 3 data sets (a smoke run, about 10 seconds).
+``--rules`` also runs smaller draws of the nonlinear sets (``SMALLER``). Progress (the
+data set running, the time left) goes to stderr. At the current defaults each option
+takes a few seconds per data set (``--linear-end`` about 5 seconds in all), but
+``--speed``, whose grid search fits every point afresh (20 seconds on friedman1).
 
-``--stop``: the CV estimator's inner score paths at its defaults on all the
-rows, every point fitted, with the passes over the data of each point; then,
-for each candidate rule for stopping a path early (its validation R² more than
-a margin below its best so far at a count of consecutive points; on one fold,
-or on every fold at once), the data sets on which a selection rule would
-choose another point and the share of passes saved. A stop changes no point
-before it, so the full paths give every rule's outcome exactly. Runs every
-data set of ``--rules`` unless ``--only``.
+Shown in the user guide: ``--linear-end`` and ``--defaults`` on the selection page,
+``--ridge-end``, ``--rules``, ``--stop`` and ``--speed`` on the page of design choices
+(measured at earlier defaults, whose tables of ``--rules`` and ``--stop`` are in the
+benchmark log), ``--parallel`` on the scale page. The comparison table and ``--path``
+are printed only.
 
-``--speed``: the CV estimator's fit at its defaults on all the rows
-(sequential), without and with its early stop, beside ``GridSearchCV`` over the
-same grid of ``SoftmaxAttentionRegressor`` and the same folds: passes, time,
-the best mean validation score and their ratios, in the same run; on
-friedman1, diabetes and linear unless ``--only``; ``--solver lbfgs`` for both.
+``--stop``: the CV estimator's inner score paths at its defaults on all the rows, every
+point fitted, with the passes over the data of each point; then, for each candidate
+rule for stopping a path early (its validation R² more than a margin below its best so
+far at a count of consecutive points; on one fold, or on every fold at once), the data
+sets on which a selection rule would choose another point and the share of passes
+saved. A stop changes no point before it, so the full paths give every rule's outcome
+exactly. Runs every data set of ``--rules`` unless ``--only``.
 
-``--parallel``: the CV estimator's fit at its defaults with its five folds fitted
-in turn, on two of joblib's processes and on two threads (joblib's threading
-backend), best of two, interleaved, in the same run; and the share of the
-sequential fit spent inside the compiled kernel, whose calls release the GIL
-(the rest is Python and small numpy calls, which hold it), on the data sets of
-``--speed``.
+``--speed``: the CV estimator's fit at its defaults on all the rows (sequential),
+without and with its early stop (``path_early_stop``), beside ``GridSearchCV`` over the
+same grid of ``SoftmaxAttentionRegressor`` and the same folds: passes, time, the best
+mean validation score and their ratios, in the same run; on friedman1, diabetes and
+linear unless ``--only``; both with ``--solver`` (default ``gd``).
+
+``--parallel``: the CV estimator's fit at its defaults with its five folds fitted in
+turn, on two of joblib's processes and on two threads (joblib's threading backend),
+best of two, interleaved, in the same run; and the share of the sequential fit spent
+inside the compiled kernel, whose calls release the GIL (the rest is Python and small
+numpy calls, which hold it), on the data sets of ``--speed``.
 """
 
 import functools
@@ -59,9 +67,14 @@ from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-import sklearn_softattn._estimator as estimator_module
 from _common import Recorder, candidates, load, script_parser
-from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV, _attention, _cv
+from sklearn_softattn import (
+    SoftmaxAttentionRegressor,
+    SoftmaxAttentionRegressorCV,
+    _attention,
+    _cv,
+    _problem,
+)
 from sklearn_softattn._attention import attention_forward
 from sklearn_softattn._cv import (
     _fold_scores,
@@ -69,8 +82,6 @@ from sklearn_softattn._cv import (
     attention_scale_grid,
     choose_point,
     inner_folds,
-    max_iter_grid,
-    penalty_grid,
 )
 from sklearn_softattn._geometry import feature_scale, whitening
 from sklearn_softattn._progress import track
@@ -163,43 +174,62 @@ def table(datasets, n_folds):
             cells.append(f"{score:.3f}")
             times.append(fit_time)
             if label.startswith("attention CV"):
-                chosen = ", ".join(f"{e.attention_scale_:.2g}/{e.alpha_:g}/{_label(e.shrinkage_)}"
-                                   for e in fitted)
+                chosen = ", ".join(_chosen(e.best_params_) for e in fitted)
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | " + " | ".join(cells) + " |",
               flush=True)
         print("|   fit time (s) | | " + " | ".join(f"{t:.2f}" for t in times) + " |")
-        print(f"|   CV's choice per fold (scale/alpha/shrinkage): {chosen} |", flush=True)
+        print(f"|   CV's choice per fold (scale/balance_strength/shrinkage): {chosen} |",
+              flush=True)
+
+
+def _chosen(best_params, scale_format=".2g"):
+    """A CV estimator's chosen point as ``scale/balance_strength/shrinkage``."""
+    return (f"{best_params['attention_scale']:{scale_format}}/"
+            f"{best_params['balance_strength']:g}/{_label(best_params['shrinkage'])}")
+
+
+def _fold_paths(est, X, Y, w, y_ndim, train, test, stop=None):
+    """The validation scores of every point of the CV estimator ``est``'s paths (fitted)
+    on one fold, as its ``fit`` scores them, but with every point fitted unless
+    ``stop``."""
+    scales, max_iters, balance_strengths, shrinkages, attention_paths = est._grid(X, w)
+    return _fold_scores(est._path_params(int(max_iters[-1])), None, X, Y, w, y_ndim, train,
+                        test, scales, max_iters, balance_strengths, shrinkages, stop=stop,
+                        warm_start=est.path_warm_start, attention_paths=attention_paths)[0]
 
 
 def path(datasets, n_folds):
     """The CV estimator's inner score path on each data set, minus its least-squares end."""
-    cv_est = SoftmaxAttentionRegressorCV(alphas=(0.0, 0.1, 1.0, 10.0), shrinkages=(0.0,),
-                                         random_state=0)
+    cv_est = SoftmaxAttentionRegressorCV(balance_strengths=(0.0, 0.1, 1.0, 10.0),
+                                         shrinkages=(0.0,), random_state=0)
     for name in track(datasets, "path"):
         X, y = DATASETS[name]()
         t = time.perf_counter()
         cv_est.set_params(cv=KFold(n_folds, shuffle=True, random_state=0)).fit(X, y)
         mean = cv_est.score_path_[:, -1, :, 0].mean(axis=-1)
-        print(f"{name}: chose scale {cv_est.attention_scale_:.3g}, alpha {cv_est.alpha_:g} "
-              f"({time.perf_counter() - t:.1f} s); R² at the least-squares end "
-              f"{mean[0].max():.3f}; gain over it (rows: scales, columns: alphas "
-              f"{cv_est.alphas_.tolist()}):")
+        best = cv_est.best_params_
+        print(f"{name}: chose scale {best['attention_scale']:.3g}, balance strength "
+              f"{best['balance_strength']:g} ({time.perf_counter() - t:.1f} s); R² at the "
+              f"least-squares end {mean[0].max():.3f}; gain over it (rows: scales, columns: "
+              f"balance strengths {cv_est.balance_strengths_.tolist()}):")
         for scale, row in zip(cv_est.attention_scales_, mean - mean[0, 0]):
             print(f"  {scale:7.3f} " + " ".join(f"{v:+.3f}" for v in row))
         sys.stdout.flush()
 
 
-def defaults(datasets, n_folds, scales=(0.03, 0.1, 0.3, 1.0), alphas=(1.0, 10.0)):
-    """Mean CV R² of the base estimator over a grid of candidate defaults."""
-    print("| data set | " + " | ".join(f"{s:g}/{a:g}" for s in scales for a in alphas) + " |")
-    print("|---|" + "---|" * (len(scales) * len(alphas)))
+def defaults(datasets, n_folds, scales=(0.03, 0.1, 0.3, 1.0), balance_strengths=(1.0, 10.0)):
+    """Mean CV R² of the base estimator over a grid of candidate defaults
+    (``attention_scale/balance_strength``), minus LinearRegression's."""
+    print("| data set | " + " | ".join(f"{s:g}/{a:g}" for s in scales
+                                       for a in balance_strengths) + " |")
+    print("|---|" + "---|" * (len(scales) * len(balance_strengths)))
     for name in track(datasets, "defaults"):
         X, y = DATASETS[name]()
         lin = evaluate(LinearRegression(), X, y, n_folds)[0]
         cells = [
-            evaluate(SoftmaxAttentionRegressor(s, alpha=a, random_state=0), X, y, n_folds)[0]
-            - lin
-            for s in scales for a in alphas
+            evaluate(SoftmaxAttentionRegressor(s, balance_strength=a, random_state=0), X, y,
+                     n_folds)[0] - lin
+            for s in scales for a in balance_strengths
         ]
         print(f"| {name} | " + " | ".join(f"{c:+.3f}" for c in cells) + " |", flush=True)
 
@@ -208,7 +238,8 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
     """Nested CV of the selection rules: each rule's choice from the inner score
     path, scored on the outer fold, minus least squares' outer score."""
     print("outer R² of the chosen point minus LinearRegression's, mean over "
-          f"{n_folds} outer folds (choices per fold in brackets: scale/alpha/shrinkage)")
+          f"{n_folds} outer folds (choices per fold in brackets: "
+          "scale/balance_strength/shrinkage)")
     print("| data set | n × d | LinearRegression | " + " | ".join(selections) + " |")
     print("|---|---|---|" + "---|" * len(selections))
     for name in track(datasets, "rules"):
@@ -219,17 +250,16 @@ def rules(datasets, n_folds, selections=("best", "1se", "2se")):
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 inner = SoftmaxAttentionRegressorCV(random_state=0).fit(X[train], y[train])
                 # Every point of the path refitted on the outer training rows.
-                outer = _fold_scores(inner._path_params(), None, X, y[:, None],
-                                     np.ones(len(y)), 1, train, test, inner.attention_scales_,
-                                     inner.max_iters_, inner.alphas_, inner.shrinkages_,
-                                     stop=None)[0]
+                outer = _fold_paths(inner, X, y[:, None], np.ones(len(y)), 1, train, test)
             ls = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
             least_squares.append(ls)
             for rule in selections:
                 i, t, j, k = choose_point(inner.score_path_, rule)
                 gains[rule].append(outer[i, t, j, k] - ls)
-                choices[rule].append(f"{inner.attention_scales_[i]:.2g}/{inner.alphas_[j]:g}"
-                                     f"/{_label(inner.shrinkages_[k])}")
+                choices[rule].append(_chosen({
+                    "attention_scale": inner.attention_scales_[i],
+                    "balance_strength": inner.balance_strengths_[j],
+                    "shrinkage": inner.shrinkages_[k]}))
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | {np.mean(least_squares):.3f} | "
               + " | ".join(f"{np.mean(gains[r]):+.3f} ({', '.join(choices[r])})"
                            for r in selections) + " |", flush=True)
@@ -255,12 +285,12 @@ def ridge_end(datasets, n_folds, shrinkages=(0.0, 0.01, 0.1, 1.0), scale=0.001):
                                                      random_state=0), X, y, n_folds)[0]
                   for s in shrinkages]
         for s in shrinkages[1:]:
-            estimator_module.whitening = functools.partial(_shrunk_whitening, shrinkage=s)
+            _problem.whitening = functools.partial(_shrunk_whitening, shrinkage=s)
             try:
                 cells.append(evaluate(SoftmaxAttentionRegressor(scale, random_state=0), X, y,
                                       n_folds)[0])
             finally:
-                estimator_module.whitening = whitening
+                _problem.whitening = whitening
         print(f"| {name} | {X.shape[0]} × {X.shape[1]} | " + " | ".join(f"{c:.3f}" for c in cells)
               + " |", flush=True)
 
@@ -274,21 +304,24 @@ def _shrunk_whitening(covariance, shrinkage):
 
 
 def full_paths(X, y):
-    """The CV estimator's inner score path at its defaults with every point fitted,
-    and the passes over the data of each point (same shape)."""
+    """The CV estimator's inner score paths at its defaults with every point fitted,
+    ``(scales, max_iters, balance_strengths, shrinkages, folds)``, and the passes over
+    the data of each point (the same shape without ``max_iters``: a point's checkpoints
+    are one run; 0 where a path was not fitted)."""
     est = SoftmaxAttentionRegressorCV(random_state=0)
     X, Y, w, y_ndim = est._check_training_data(X, y, None, reset=True, positive_only=False)
-    scales = attention_scale_grid(est.attention_scales)
-    alphas, shrinkages = penalty_grid(est.alphas, "alphas"), penalty_grid(est.shrinkages, "")
+    scales, _, balance_strengths, shrinkages, _ = est._grid(X, w)
     scores, passes = [], []
     path = _cv.attention_path
     for train, test in inner_folds(est.cv, X, Y[:, 0], w, est.random_state):
-        per_point = []
+        fold_passes = np.zeros((len(scales), len(balance_strengths), len(shrinkages)))
 
-        def counted(*args, **kwargs):
+        def counted(problem, path_scales, params, *args, **kwargs):
+            a = list(balance_strengths).index(params["balance_strength"])
+            r = list(shrinkages).index(params["shrinkage"])
             before = rec.passes
-            for point in path(*args, **kwargs):
-                per_point.append(rec.passes - before)
+            for s, point in enumerate(path(problem, path_scales, params, *args, **kwargs)):
+                fold_passes[s, a, r] = rec.passes - before
                 yield point
                 before = rec.passes
 
@@ -296,13 +329,10 @@ def full_paths(X, y):
         try:
             with Recorder() as rec, warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                scores.append(_fold_scores(est._path_params(), None, X, Y, w, y_ndim, train,
-                                           test, scales, max_iter_grid(est.max_iters), alphas,
-                                           shrinkages)[0])
+                scores.append(_fold_paths(est, X, Y, w, y_ndim, train, test))
         finally:
             _cv.attention_path = path
-        passes.append(np.reshape(per_point, (len(alphas), len(shrinkages), len(scales)))
-                      .transpose(2, 0, 1))
+        passes.append(fold_passes)
     return np.stack(scores, axis=-1), np.stack(passes, axis=-1)
 
 
@@ -339,9 +369,11 @@ def stop_rules(datasets, margins=(0.01, 0.02, 0.05, 0.1, 0.2), counts=(1, 2),
                 saved = total = 0
                 changed = {r: [] for r in selections}
                 for name, (scores, passes) in paths.items():
-                    skip = skipped(scores, margin, count, every_fold)
+                    # A path stops on a point's best score over its checkpoints, and
+                    # leaves every checkpoint of the points after it unfitted.
+                    skip = skipped(scores.max(axis=1), margin, count, every_fold)
                     saved, total = saved + passes[skip].sum(), total + passes.sum()
-                    stopped = np.where(skip, _cv.SKIPPED, scores)
+                    stopped = np.where(skip[:, None], _cv.SKIPPED, scores)
                     for rule in selections:
                         before, after = choose_point(scores, rule), choose_point(stopped, rule)
                         if before != after:
@@ -358,38 +390,33 @@ def speed(datasets, solver="gd"):
     the same run."""
     print(f"solver={solver!r}")
     print("| data set | n × d | fit | passes | time (s) | best mean score | chosen "
-          "(scale/alpha/shrinkage) | GridSearchCV passes / this | GridSearchCV time / this |")
+          "(scale/balance_strength/shrinkage) | GridSearchCV passes / this "
+          "| GridSearchCV time / this |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name in track(datasets, "speed"):
         X, y = DATASETS[name]()
         cv_est = SoftmaxAttentionRegressorCV(solver=solver, random_state=0)
         grid = {"attention_scale": attention_scale_grid(cv_est.attention_scales),
-                "alpha": list(cv_est.alphas), "shrinkage": list(cv_est.shrinkages)}
+                "balance_strength": list(cv_est.balance_strengths),
+                "shrinkage": list(cv_est.shrinkages)}
         search = GridSearchCV(SoftmaxAttentionRegressor(solver=solver, random_state=0), grid,
                               cv=KFold(5, shuffle=True, random_state=0))
         rows = []
-        for label, stop in (("CV, every point", None), ("CV, early stop", _cv.EARLY_STOP),
+        for label, stop in (("CV, every point", False), ("CV, early stop", True),
                             ("GridSearchCV", None)):
-            model = search if label == "GridSearchCV" else cv_est
-            default, _cv.EARLY_STOP = _cv.EARLY_STOP, stop
-            try:
-                with Recorder() as rec, warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    start = time.perf_counter()
-                    model.fit(X, y)
-                    elapsed = time.perf_counter() - start
-            finally:
-                _cv.EARLY_STOP = default
+            model = search if label == "GridSearchCV" else cv_est.set_params(
+                path_early_stop=stop)
+            with Recorder() as rec, warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                start = time.perf_counter()
+                model.fit(X, y)
+                elapsed = time.perf_counter() - start
             if model is search:
-                best, params = search.best_score_, search.best_params_
-                chosen = (f"{params['attention_scale']:.2g}/{params['alpha']:g}/"
-                          f"{_label(params['shrinkage'])}")
+                best, chosen = search.best_score_, _chosen(search.best_params_)
             else:
                 mean = np.where(np.isfinite(cv_est.score_path_).all(axis=-1),
                                 cv_est.score_path_.mean(axis=-1), -np.inf)
-                best = mean.max()
-                chosen = (f"{cv_est.attention_scale_:.2g}/{cv_est.alpha_:g}/"
-                          f"{_label(cv_est.shrinkage_)}")
+                best, chosen = mean.max(), _chosen(cv_est.best_params_)
             rows.append((label, rec.passes, elapsed, best, chosen))
         grid_passes, grid_time = rows[-1][1:3]
         for label, passes, elapsed, best, chosen in rows:
