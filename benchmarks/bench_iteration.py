@@ -1,56 +1,60 @@
-"""Cost of one full-batch iteration, against the same layer in PyTorch.
+"""How long does one full-batch iteration of SoftmaxAttentionRegressor take, against the
+same layer in PyTorch, and where does its time go?
 
 Run: python benchmarks/bench_iteration.py [--rounds N] [--threads N] [--blocks] [--split]
-[--memory] [--local]   (about 2 minutes on 2 cores at the defaults; PyTorch from the
-benchmarks extra)
+[--memory] [--local] [--steps [FIGURE]] [--grid]
 
-Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its
-default settings (everything a fit does per iteration: loss and gradient,
-regularizer, step test and any step halving, renormalization; threads as by
-default) against the same layer written in PyTorch: leave-one-out mask,
-value shift, squared loss, autograd, a plain gradient step, all of PyTorch's
-threads, same dtype. Ours is ``(fit(k + 1 iterations) - fit(1)) / k``; each
-round times both sides back to back, and the table shows each side's best
-round, so the ratio compares the two within one run. Shapes: the paper's
-(n=500, d=10, q=20), then n=2000, and n=20000 over the default context of
-2048 tokens.
+About 2 minutes on 2 cores at the defaults (PyTorch from the benchmarks extra); the
+options take from seconds (``--memory``) to several minutes (``--local``, whose
+neighbor search alone takes 19 s at 100 000 rows). Shown on the scale page of the user guide ("Speed and memory",
+with the figure of ``--steps``) and, for ``--local``, on the in-context page; the
+tables of every option are in the benchmark log (``--split``'s output kept in
+``benchmarks/results/iteration_split.txt``, ``--local``'s in
+``benchmarks/results/local_pass.txt``).
+
+Speed: one ``solver="gd"`` iteration of SoftmaxAttentionRegressor at its default
+settings (everything a fit does per iteration: loss and gradient, regularizer, step
+test and any step halving, renormalization; threads as by default) against the same
+layer written in PyTorch: leave-one-out mask, value shift, squared loss, autograd, a
+plain gradient step, all of PyTorch's threads, same dtype. Ours is ``(fit(k + 1
+iterations) - fit(1)) / k``; each round times both sides back to back, and the table
+shows each side's best round, so the ratio compares the two within one run. Shapes: the
+paper's (n=500, d=10, q=20), then n=2000, and n=20000 over the default context of 2048
+tokens.
 
 Also printed per shape: the kernel passes per iteration (loss-and-gradient
-evaluations, one more per step halving), the passes over each block of
-scores per evaluation (made while the block is in cache), and how close an
-iteration comes to the machine's own rates measured in the same run: the
-time its exponentials and its matrix products over the scores would take at
-the fastest exponential measured here (the kernel's own, on all cores) and
-at the flop rate of a large matrix product (all cores), as a fraction of the
-time taken; and the two parts alone.
+evaluations, one more per step halving), the passes over each block of scores per
+evaluation (made while the block is in cache), and how close an iteration comes to the
+machine's own rates measured in the same run: the time its exponentials and its matrix
+products over the scores would take at the fastest exponential measured here (the
+kernel's own, on all cores) and at the flop rate of a large matrix product (all cores),
+as a fraction of the time taken; and the two parts alone.
 
-PyTorch is optional (``pip install ".[benchmarks]"``); without it the script
-says so and prints our side only. ``--threads N`` runs both sides on N threads
-(``threadpool_limits`` for ours, ``torch.set_num_threads`` for PyTorch's):
-on a machine that other processes keep busy, one thread each compares the
-two kernels with less of the noise of threads waiting for each other.
+PyTorch is optional (``pip install ".[benchmarks]"``); without it the script says so
+and prints our side only. ``--threads N`` runs both sides on N threads
+(``threadpool_limits`` for ours, ``torch.set_num_threads`` for PyTorch's): on a machine
+that other processes keep busy, one thread each compares the two kernels with less of
+the noise of threads waiting for each other.
 
 ``--blocks``: time one loss-and-gradient pass against the block size.
-``--split``: one pass with the queries split as the kernel splits them (equal
-blocks, a power of two of them while they are few) against full blocks and a
-remainder and against equal blocks always in a power-of-two number, at the
-sizes of cross-validation folds and at 20000 queries over 2048 tokens; then
-whole fits of SoftmaxAttentionRegressorCV with the kernel's split and the
-remainder.
+``--split``: one pass with the queries split as the kernel splits them (equal blocks, a
+power of two of them while they are few) against full blocks and a remainder and
+against equal blocks always in a power-of-two number, at the sizes of cross-validation
+folds and at 20000 queries over 2048 tokens; then whole fits of
+SoftmaxAttentionRegressorCV with the kernel's split and the remainder.
 ``--memory``: peak memory of one loss-and-gradient pass at n=20000, m=2048.
-``--local``: one local loss-and-gradient pass (each row over its own token and
-its k=64 nearest others, distance scores, d=10, one target, every row a query
-and a token, the rows in the search tree's leaf order as the estimator puts
-them) at n=5000 to 100000, the growth per doubling of n of the pass's time (2.0
-is linear) and of its time per row (1.0 is linear), the neighbour search's time (``nearest_tokens`` on the same threads;
-0.14, 1.4, 4.3 and 19 s at n = 5000, 20000, 40000 and 100000 on 2 cores; the output
-is kept in benchmarks/results/local_pass.txt),
+``--local``: one local loss-and-gradient pass (each row over its own token and its k=64
+nearest others, distance scores, d=10, one target, every row a query and a token, the
+rows in the search tree's leaf order as the estimator puts them) at n=5000 to 100000,
+the growth per doubling of n of the pass's time (2.0 is linear) and of its time per row
+(1.0 is linear), the neighbor search's time (``nearest_tokens`` on the same threads),
 and the dense pass where it is small.
-``--steps [FIGURE]``: passes to the stopping rule and to the same objective,
-gd's step rule against the halve-only rule, on the paper's setting and on
-make_friedman1; with FIGURE, the loss curves against passes (matplotlib).
-``--grid``: GridSearchCV over the estimator at default n_jobs, with the
-search sequential and on two processes, against the estimator on one thread.
+``--steps [FIGURE]``: passes to the stopping rule and to the same objective, gd's step
+rule against the halve-only rule, on the paper's setting and on make_friedman1; with
+FIGURE, the loss curves against passes (matplotlib).
+``--grid``: GridSearchCV over the estimator, its kernel's threads as by default, with
+the search sequential and on two processes, against the search's workers limited to one
+OpenMP thread each (``joblib.parallel_config(inner_max_num_threads=1)``).
 """
 
 import contextlib
@@ -442,7 +446,7 @@ def _best_time(f, rounds):
 
 def bench_local(rounds=5, k=64, d=10, sizes=(5000, 10_000, 20_000, 40_000, 80_000, 100_000),
                 dense_below=10_000):
-    """One local loss-and-gradient pass against n, with the neighbour search."""
+    """One local loss-and-gradient pass against n, with the neighbor search."""
     rng = np.random.default_rng(0)
     print(f"local attention: one loss-and-gradient pass, k={k} nearest others plus the own "
           f"token, d={d}, q=1, every row a query and a token, "
@@ -540,27 +544,29 @@ def bench_steps(figure=None):
 
 
 def bench_grid(repeat=3):
-    """GridSearchCV at the estimator's default n_jobs: no oversubscription."""
-    from joblib import Parallel, delayed
+    """GridSearchCV with the kernel's threads as by default: no oversubscription."""
+    from joblib import Parallel, delayed, parallel_config
     from sklearn.datasets import make_friedman1
     from sklearn.model_selection import GridSearchCV
 
     X, y = make_friedman1(2000, 10, noise=1.0, random_state=0)
     grid = {"attention_scale": [0.5, 1.0, 2.0, 4.0]}
-    settings = {
-        "GridSearchCV(n_jobs=1), estimator n_jobs=None": (1, None),
-        "GridSearchCV(n_jobs=2), estimator n_jobs=None": (2, None),
-        "GridSearchCV(n_jobs=2), estimator n_jobs=1": (2, 1),
+    settings = {  # the search's n_jobs, and its workers' OpenMP threads (None: joblib's)
+        "GridSearchCV(n_jobs=1), threads as by default": (1, None),
+        "GridSearchCV(n_jobs=2), threads as by default": (2, None),
+        "GridSearchCV(n_jobs=2), 1 thread in each worker": (2, 1),
     }
     times = {name: [] for name in settings}
     with Load() as load:
         for _ in range(repeat):
-            for name, (search_jobs, n_jobs) in settings.items():
+            for name, (search_jobs, threads) in settings.items():
                 search = GridSearchCV(
-                    SoftmaxAttentionRegressor(max_iter=20, tol=0, random_state=0, n_jobs=n_jobs),
+                    SoftmaxAttentionRegressor(max_iter=20, tol=0, random_state=0),
                     grid, cv=3, n_jobs=search_jobs)
+                workers = (contextlib.nullcontext() if threads is None else
+                           parallel_config(backend="loky", inner_max_num_threads=threads))
                 start = time.perf_counter()
-                with warnings.catch_warnings():
+                with warnings.catch_warnings(), workers:
                     warnings.simplefilter("ignore", ConvergenceWarning)
                     search.fit(X, y)
                 times[name].append(time.perf_counter() - start)
@@ -571,7 +577,7 @@ def bench_grid(repeat=3):
     print("|---|---|")
     for name, t in times.items():
         print(f"| {name} | {min(t):.2f} |")
-    print(f"kernel threads at n_jobs=None: {_attention._n_threads(None)} here, {inside} "
+    print(f"kernel threads by default: {_attention._n_threads(None)} here, {inside} "
           f"inside GridSearchCV(n_jobs=2)'s workers; other processes kept "
           f"{load.others:.2f} cores busy")
 

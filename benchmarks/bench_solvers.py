@@ -1,4 +1,5 @@
-"""Passes over the data, final objective and time of the full-batch solvers.
+"""Which full-batch solver reaches the layer's objective in the fewest passes over the
+data, and does that make the fit, or the cross-validated fit, cheaper?
 
     python benchmarks/bench_solvers.py            # every table (about 3 minutes on 2 cores)
     python benchmarks/bench_solvers.py --paper    # single fits on the paper's setting
@@ -6,53 +7,50 @@
     python benchmarks/bench_solvers.py --cv       # the cross-validated estimator's R² and time
     python benchmarks/bench_solvers.py --varpro   # gd against V eliminated in closed form
 
-One pass is one evaluation of the objective and its gradient over all the
-training queries: the whole cost of an iteration, which is why passes, not
-iterations, are compared (gd takes one per step and one per step halving,
-L-BFGS one or more per line search).
+One pass is one evaluation of the objective and its gradient over all the training
+queries: the whole cost of an iteration, which is why passes, not iterations, are
+compared (gd takes one per step and one per step halving, L-BFGS one or more per line
+search). Shown on the page of design choices of the user guide (``--path``, ``--cv``,
+``--varpro``), measured at earlier defaults; the ``--varpro`` table is in the benchmark
+log.
 
 ``--paper``: one fit of SoftmaxAttentionRegressor on the paper's setting
-(``make_gaussian_regression()``: n=500, d=10, q=20) per attention scale, at
-the default ``tol`` and, to compare the limits, at ``tol=1e-7``; for
-``lbfgs`` also the passes it took to first reach gd's final objective at the
-same ``tol``.
+(``make_gaussian_regression()``: n=500, d=10, q=20) per attention scale, at the default
+``tol`` and, to compare the limits, at ``tol=1e-7``; for ``lbfgs`` also the passes it
+took to first reach gd's final objective at the same ``tol``.
 
-``--path``: the path of the cross-validated estimator on all the rows (9
-scales 0.001 ... 10, its earlier default grid, each point warm-started from the previous one,
-as ``SoftmaxAttentionRegressorCV`` fits it on every fold), for each of its
-default alphas, on ``make_friedman1(600)``, ``load_diabetes`` and a linear set.
-Each solver with and without the first-order test: ``gd, no first-order
-test`` is gd stopping by the ``n_iter_no_change`` rule alone (gd as it was
-before the test: a converged start runs ``n_iter_no_change`` iterations).
-``pred. change`` is the relative change of the training predictions against
-the same solver without the test at the same point,
-``||f - f_ref|| / ||f_ref - ȳ||``; ``passes to gd's objective``: the passes
-of that point until its objective first fell to gd's final one there (``-``:
-it stopped above it, by the gap shown relative to L₀, the loss of predicting
-the mean; the stopping rule's tolerance is ``tol`` = 1e-4 of it). The two
-paths part ways (each point starts from the solver's own previous one), so
-the last table also starts lbfgs from gd's own start at every point.
+``--path``: the path of the cross-validated estimator on all the rows (9 scales 0.001
+... 10, its earlier default grid, each point warm-started from the previous one), for
+balance strengths 0 and 1, on ``make_friedman1(600)``, ``load_diabetes`` and a linear
+set. Each solver with and without the first-order test: ``gd, no first-order test`` is
+gd stopping by the ``n_iter_no_change`` rule alone (gd as it was before the test: a
+converged start runs ``n_iter_no_change`` iterations). ``pred. change`` is the relative
+change of the training predictions against the same solver without the test at the
+same point, ``||f - f_ref|| / ||f_ref - ȳ||``; ``passes to gd's objective``: the passes
+of that point until its objective first fell to gd's final one there (``-``: it stopped
+above it, by the gap shown relative to L₀, the loss of predicting the mean; the
+stopping rule's tolerance is ``tol`` = 1e-4 of it). The two paths part ways (each point
+starts from the solver's own previous one), so the last table also starts lbfgs from
+gd's own start at every point.
 
-``--cv``: SoftmaxAttentionRegressorCV at its defaults with each solver, on
-the same three data sets, beside MLPRegressor (targets scaled, as on the
-real-data panel) and HistGradientBoostingRegressor: 5-fold cross-validated R²
-(KFold, shuffled, seed 0), the mean fit time of one fold's fit (for the CV
-estimator its inner folds, path and refit) and its ratio to MLPRegressor's in
-the same run, the passes over the data and the points chosen.
+``--cv``: SoftmaxAttentionRegressorCV at its defaults with each solver, on the same
+three data sets, beside MLPRegressor (targets scaled, as on the real-data panel) and
+HistGradientBoostingRegressor: 5-fold cross-validated R² (KFold, shuffled, seed 0), the
+mean fit time of one fold's fit (for the CV estimator its inner folds, path and refit)
+and its ratio to MLPRegressor's in the same run, the passes over the data and the
+points chosen.
 
-``--varpro``: variable projection, tried as a faster solver and not adopted.
-For a fixed ``K`` the prediction is linear in ``V``, so ``V`` can be
-eliminated: ``V(K)`` minimizes the objective in closed form (weighted least
-squares of the targets on the attended means, with the ridge term; no
-balance, ``alpha=0``), and L-BFGS runs on the renormalized ``K`` alone, on
-``K -> L(K, V(K))``, whose gradient is the objective's at ``V(K)``. Each
-evaluation costs two passes (the attended means, then the gradient; the means
-are computed here in numpy). On 75% of each data set's rows (seeded shuffle),
-gd's warm-started path at the default positive scales, and from gd's own start
-at every point variable projection, with gd's stopping rule (``tol``,
-``n_iter_no_change``, ``max_iter``) on its objective: passes, the objective
-over L₀, the passes it took to reach gd's final objective, and R² on the other
-25% of the rows.
+``--varpro``: variable projection, tried as a faster solver and not adopted. For a fixed
+``K`` the prediction is linear in ``V``, so ``V`` can be eliminated: ``V(K)`` minimizes
+the objective in closed form (weighted least squares of the targets on the attended
+means, with the ridge term; no balance, ``balance_strength=0``), and L-BFGS runs on the
+renormalized ``K`` alone, on ``K -> L(K, V(K))``, whose gradient is the objective's at
+``V(K)``. Each evaluation costs two passes (the attended means, then the gradient; the
+means are computed here in numpy). On 75% of each data set's rows (seeded shuffle), gd's
+warm-started path at the positive scales of ``attention_scales=8``, and from gd's own
+start at every point variable projection, with gd's stopping rule (``tol``,
+``n_iter_no_change``, ``max_iter``) on its objective: passes, the objective over L₀, the
+passes it took to reach gd's final objective, and R² on the other 25% of the rows.
 """
 
 import time
@@ -76,7 +74,8 @@ from sklearn_softattn._cv import (
     attention_path,
     attention_scale_grid,
 )
-from sklearn_softattn._estimator import _fitted_attributes, initial_params, layer_predict, solve
+from sklearn_softattn._layer import fitted_layer, initial_params, layer_predict, solve
+from sklearn_softattn._problem import build_problem
 from sklearn_softattn._geometry import Renormalization, change_basis, renormalize
 from sklearn_softattn.datasets import make_gaussian_regression
 
@@ -123,16 +122,17 @@ DATA = {
 }
 
 
-def _path_problem(X, y, solver, alpha):
-    estimator = SoftmaxAttentionRegressor(solver=solver, alpha=alpha, random_state=0)
+def _path_problem(X, y, solver, balance_strength):
+    estimator = SoftmaxAttentionRegressor(solver=solver, balance_strength=balance_strength,
+                                          random_state=0)
     X, Y, w, y_ndim = estimator._check_training_data(X, y, None, reset=True)
     rng = np.random.RandomState(0)
-    return estimator, X, y_ndim, rng, estimator._problem(X, Y, w, rng)
+    return estimator, X, y_ndim, rng, build_problem(X, Y, w, estimator.get_params(), rng)
 
 
-def run_path(X, y, solver, alpha, scales, first_order_test):
+def run_path(X, y, solver, balance_strength, scales, first_order_test):
     """Per path point: passes, final objective, time, training predictions, end point."""
-    estimator, X, y_ndim, rng, problem = _path_problem(X, y, solver, alpha)
+    estimator, X, y_ndim, rng, problem = _path_problem(X, y, solver, balance_strength)
     points = []
     with Recorder(first_order_test) as rec, warnings.catch_warnings():
         # the first-order test on or off at the start of gd and lbfgs, and after
@@ -147,19 +147,19 @@ def run_path(X, y, solver, alpha, scales, first_order_test):
             except StopIteration:
                 break
             elapsed = time.perf_counter() - start
-            attributes = _fitted_attributes(point.K, point.V, problem, y_ndim)
+            layer = fitted_layer(point.K, point.V, problem, y_ndim)
             points.append(dict(passes=rec.passes - before, objective=point.loss_curve[-1],
                                loss_scale=problem.loss_scale,
                                iterations=point.n_iter, time=elapsed,
                                curve=[(loss, p - before) for loss, p in rec.curve[first:]],
-                               predictions=layer_predict(attributes, X),
+                               predictions=layer_predict(layer, X),
                                end=(point.K, point.V)))
     return points
 
 
-def lbfgs_from_starts(X, y, alpha, scales, gd_points):
+def lbfgs_from_starts(X, y, balance_strength, scales, gd_points):
     """Passes lbfgs takes, from the start gd had at each point, to gd's final objective."""
-    estimator, X, y_ndim, rng, problem = _path_problem(X, y, "lbfgs", alpha)
+    estimator, X, y_ndim, rng, problem = _path_problem(X, y, "lbfgs", balance_strength)
     reached = []
     for i, scale in enumerate(scales):
         params = estimator.get_params() | {"attention_scale": scale}
@@ -182,17 +182,17 @@ def bench_path():
     scales = np.geomspace(0.001, 10.0, 9)
     print("The cross-validated estimator's path on all the rows (9 scales, warm starts), "
           "default tol and max_iter")
-    print("| data set | alpha | attention_scale | solver | iterations | passes "
+    print("| data set | balance_strength | attention_scale | solver | iterations | passes "
           "| final objective | (objective - gd's) / L₀ | time (s) | pred. change "
           "| passes to gd's objective |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     totals, to_gd = {}, {}
     for name, load in DATA.items():
         X, y = load()
-        for alpha in (0.0, 1.0):
-            runs = {label: run_path(X, y, solver, alpha, scales, test)
+        for balance in (0.0, 1.0):
+            runs = {label: run_path(X, y, solver, balance, scales, test)
                     for label, (solver, test) in SOLVERS.items()}
-            same_start = lbfgs_from_starts(X, y, alpha, scales, runs["gd"])
+            same_start = lbfgs_from_starts(X, y, balance, scales, runs["gd"])
             for i, scale in enumerate(scales):
                 target = runs["gd"][i]["objective"]
                 for label, points in runs.items():
@@ -202,7 +202,7 @@ def bench_path():
                     change = np.linalg.norm(p["predictions"] - ref) / spread
                     reached = next((n for loss, n in p["curve"] if loss <= target), "-")
                     gap = (p["objective"] - target) / p["loss_scale"]
-                    print(f"| {name} | {alpha:g} | {scale:.3g} | {label} | {p['iterations']} "
+                    print(f"| {name} | {balance:g} | {scale:.3g} | {label} | {p['iterations']} "
                           f"| {p['passes']} | {p['objective']:.6f} | {gap:+.1e} | {p['time']:.3f} "
                           f"| {change:.1e} | {reached} |", flush=True)
                 gd_passes = runs["gd"][i]["passes"]
@@ -212,7 +212,7 @@ def bench_path():
                 total = totals.setdefault((name, label), [0, 0.0])
                 total[0] += sum(p["passes"] for p in points)
                 total[1] += sum(p["time"] for p in points)
-    print("\nTotals over both alphas and all scales")
+    print("\nTotals over both balance strengths and all scales")
     print("| data set | solver | passes | time (s) |")
     print("|---|---|---|---|")
     for (name, label), (passes, elapsed) in totals.items():
@@ -294,9 +294,9 @@ def variable_projection(objective, K, scale, loss_scale, tol, n_iter_no_change, 
 
 
 def bench_varpro():
-    scales = attention_scale_grid(8)[1:]  # the default positive scales
-    print("gd's warm-started path (alpha=0, shrinkage=0) against variable projection from gd's "
-          "start at each point; 75% of the rows train, 25% test")
+    scales = attention_scale_grid(8)[1:]  # the positive scales of attention_scales=8
+    print("gd's warm-started path (balance_strength=0, shrinkage=0) against variable "
+          "projection from gd's start at each point; 75% of the rows train, 25% test")
     print("| data set | attention_scale | gd passes | gd objective / L₀ | gd test R² "
           "| varpro passes | passes to gd's objective | varpro objective / L₀ "
           "| varpro test R² |")
@@ -309,7 +309,7 @@ def bench_varpro():
                                             X[order[cut:]], y[order[cut:]])
         estimator, Xc, y_ndim, rng, problem = _path_problem(X_train, y_train, "gd", 0.0)
         params = estimator.get_params()
-        objective = problem.objective  # alpha=0 and shrinkage=0: the loss alone
+        objective = problem.objective  # no balance, shrinkage=0: the loss alone
         gd_points = run_path(X_train, y_train, "gd", 0.0, scales, True)
         for i, scale in enumerate(scales):
             point_params = params | {"attention_scale": scale}
@@ -326,8 +326,8 @@ def bench_varpro():
             test_r2 = {}
             for label, (K_raw, V_raw) in (("gd", gd_points[i]["end"]),
                                           ("varpro", change_basis(K, V, problem.T))):
-                attributes = _fitted_attributes(K_raw, V_raw, problem, y_ndim)
-                test_r2[label] = r2_score(y_test, layer_predict(attributes, X_test))
+                layer = fitted_layer(K_raw, V_raw, problem, y_ndim)
+                test_r2[label] = r2_score(y_test, layer_predict(layer, X_test))
             gd = gd_points[i]
             target = gd["objective"]
             reached = next((p for value, p in curve if value <= target), "-")
@@ -347,7 +347,7 @@ def bench_cv(solvers=("gd", "lbfgs")):
     print("SoftmaxAttentionRegressorCV at its defaults, 5 outer folds (shuffled, seed 0), "
           "beside MLPRegressor and HistGradientBoostingRegressor in the same run")
     print("| data set | model | R² | mean fit time (s) | fit time / MLPRegressor's "
-          "| mean passes per fit | chosen (attention_scale_, alpha_, shrinkage_) per fold |")
+          "| mean passes per fit | chosen (attention_scale, balance_strength, shrinkage) per fold |")
     print("|---|---|---|---|---|---|---|")
     for name, load in DATA.items():
         X, y = load()
@@ -365,8 +365,9 @@ def bench_cv(solvers=("gd", "lbfgs")):
                 passes.append(rec.passes)
                 scores.append(r2_score(y[test], estimator.predict(X[test])))
                 if label in solvers:
-                    chosen.append(f"({estimator.attention_scale_:.3g}, {estimator.alpha_:g}, "
-                                  f"{_label(estimator.shrinkage_)})")
+                    best = estimator.best_params_
+                    chosen.append(f"({best['attention_scale']:.3g}, {best['balance_strength']:g}, "
+                                  f"{_label(best['shrinkage'])})")
             rows.append((label, np.mean(scores), np.mean(times), np.mean(passes), chosen))
         mlp_time = next(t for label, _, t, _, _ in rows if label == "MLPRegressor")
         for label, score, fit_time, n_passes, chosen in rows:
