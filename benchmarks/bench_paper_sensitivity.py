@@ -1,7 +1,11 @@
-"""How the paper's three claims depend on the readings the paper leaves open.
+"""How do the paper's three claims depend on the readings the paper leaves open?
 
 Run: python benchmarks/bench_paper_sensitivity.py   (about 15 minutes on 2 idle cores;
 progress, with an estimate of the time left, goes to stderr)
+
+Shown on the results page of the user guide, and in the README's table of the claims:
+``python doc/make_results.py`` runs it, keeps its output in
+``doc/results/sensitivity.txt`` and draws ``doc/images/sensitivity.png`` from it.
 
 On the paper's data (:func:`~sklearn_softattn.datasets.make_gaussian_regression`,
 n = 500, d = 10, q = 20, noise 0.5) for covariance condition numbers 1, 30 and
@@ -29,7 +33,7 @@ minibatch order and the test samples), every excess risk measured on ``predict``
       initializers that ignore the fan-in do. To keep the run within about 15
       minutes, the unit start is measured at condition number 30 only;
     - the SGD learning rate, on a grid, each value reported, plus the best per
-      seed (chosen on the test excess: the most favourable reading for SGD).
+      seed (chosen on the test excess: the most favorable reading for SGD).
 
 The "start" columns give the random start's excess risk over least squares'
 (the paper: about three orders of magnitude), measured as SGD's excess after

@@ -1,11 +1,14 @@
-"""Paths fitted once: how close two shrinkages' linear limits must predict for the
-cross-validated estimator to fit their paths as one (``_cv.SAME_PATH``).
+"""How close must two shrinkages' linear limits predict on a fold for the cross-validated
+estimator to fit their paths as one (``_cv.SAME_PATH``) without losing test R²?
 
 Run: python benchmarks/bench_same_paths.py [--tolerances 0.01 0.03] [--max-rows 4000]
 [--part I N] [--only NAME ...] [--large]
 
 About an hour on 2 cores in two parts (``OMP_NUM_THREADS=1`` in each, so that the
-parts do not contend for the cores).
+parts do not contend for the cores); ``--only engel --max-rows 300`` takes about 20
+seconds, to check the script. Shown in the benchmark log of the user guide ("Paths fitted once";
+output kept in ``benchmarks/results/same_paths.txt``, ``--large``'s in
+``same_paths_large.txt``).
 
 Every eligible set of the panel (``datasets.csv``), at most ``--max-rows`` rows (a
 seeded sample), one seeded 3:1 shuffled split; features standardized on the
