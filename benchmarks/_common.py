@@ -283,13 +283,6 @@ PAPER_LAYER = {"attention_scales": 8, "selection_rule": "1se", "path_warm_start"
                "attention_shrinkages": None, "max_context": 1024}
 
 
-# The candidates of bench_panel.py --candidates (rounds of the defaults' choice).
-COUNTS = (5, 15, 40, 100)
-IN_CONTEXT = {**PAPER_LAYER, "solver": "lbfgs", "max_iters": COUNTS, "target_tokens": True,
-              "attention_scores": "distance"}
-ROUND_CHOICE = {**IN_CONTEXT, "attention_scales": 5, "selection_rule": "2se"}
-
-
 def package_models(paper_layer=False):
     """This package's models on the panel, behind a StandardScaler: the CV estimator at
     its defaults and, with ``paper_layer``, as :data:`PAPER_LAYER`."""

@@ -83,7 +83,7 @@ def _tiny_fit(bench, monkeypatch, tmp_path):
     from sklearn.linear_model import LinearRegression, RidgeCV
 
     monkeypatch.setenv("SOFTATTN_BENCHMARK_CACHE", str(tmp_path))
-    monkeypatch.setattr(bench, "models", lambda choosing=False: {
+    monkeypatch.setattr(bench, "models", lambda ablation=False: {
         "LinearRegression": LinearRegression(), "RidgeCV": RidgeCV()})
     return bench.fit(["engel"])
 
@@ -163,36 +163,6 @@ def test_results_folder_is_small():
     assert not any(isinstance(p, Path) and p.suffix == ".json" for p in files)
 
 
-def test_candidates_verdict_follows_the_rule(bench, capsys):
-    """The reference qualifies; a cheaper candidate that loses accuracy or falls below
-    RidgeCV does not; one that is better and not dearer replaces the reference."""
-    labels = ["ref", "cheap but worse", "cheap", "better"]
-    sets = ["a", "b"]
-
-    def model(r2, time):
-        return dict(zip(sets, zip(r2, time)))
-
-    results = {"MLPRegressor": model([0.5, 0.5], [1.0, 1.0]),
-               "RidgeCV": model([0.5, 0.5], [0.1, 0.1]),
-               "ref": model([0.6, 0.5], [5.0, 5.0]),
-               "cheap but worse": model([0.6, 0.4], [1.0, 1.0]),  # b: 0.1 below RidgeCV
-               "cheap": model([0.6, 0.499], [2.0, 2.0])}
-    bench.verdict({**results, "better": model([0.6, 0.49], [9.0, 9.0])}, labels)
-    out = capsys.readouterr().out
-    assert "| cheap but worse | 0.5000 | 1 | b | 1 | no |" in out
-    assert out.strip().endswith("The rule's choice: cheap")
-    bench.verdict({**results, "better": model([0.61, 0.5], [5.4, 5.4])}, labels)
-    assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
-    # With a time limit (the twelfth round's), the best qualifier within it.
-    within = {**results, "better": model([0.61, 0.5], [0.9, 0.9])}
-    bench.verdict(within, labels, time_limit=2.0)
-    assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
-    bench.verdict(within, labels, time_limit=0.5)  # none within: the cheapest qualifier
-    assert capsys.readouterr().out.strip().endswith("The rule's choice: better")
-    bench.verdict({**within, "better": model([0.61, 0.5], [3.0, 3.0])}, labels, time_limit=2.0)
-    assert capsys.readouterr().out.strip().endswith("The rule's choice: cheap")
-
-
 class _Toy:
     """A minimal estimator whose default the test below changes."""
 
@@ -219,36 +189,13 @@ def test_model_key_follows_the_parameters_not_the_defaults(common, monkeypatch):
     assert common.model_key(make_pipeline(StandardScaler(), _Toy(a=2))) == key
 
 
-def test_the_defaults_are_one_model_in_the_panel_the_last_round_and_the_ablation(bench, common):
-    """The panel's CV estimator, the fifteenth round's choice and the ablation's defaults
-    share their cache entries: one fit each, whichever table asks first; the earlier
-    defaults keep theirs, as the references of the rounds that judged them."""
+def test_the_defaults_are_one_model_in_the_panel_and_the_ablation(bench, common):
+    """The panel's CV estimator and the ablation's defaults share their cache entries: one
+    fit each, whichever table asks first."""
     key = common.model_key(common.package_models()["attention CV"])
-    round_11 = bench.models(11)
-    assert len({common.model_key(round_11[label]) for label in bench.ROUNDS[11]}) == 4
-    round_15 = bench.models(15)
-    assert common.model_key(round_15[bench.ROUNDS[15][1]]) == key
-    # The reference of rounds 13-15 is the twelfth round's choice, its context 1024 rows.
-    assert common.model_key(round_15[bench.ROUNDS[15][0]]) == common.model_key(
-        bench.models(12)[bench.ROUNDS[12][2]]) != key
-    assert set(round_15) == {*bench.RULE_PEERS, *bench.ROUNDS[15]}
-    round_9 = bench.models(9)
-    assert common.model_key(round_9[bench.ROUNDS[9][0]]) == common.model_key(
-        round_11[bench.ROUNDS[11][0]])
-    ablation = bench.models("ablation")
+    ablation = bench.models(ablation=True)
     assert common.model_key(ablation["CV defaults"]) == key
     assert len({common.model_key(ablation[label]) for label in bench.ABLATION}) == 4
-    assert bench.summary_path(round_="ablation").name == "panel_ablation.csv"
-
-
-def test_a_round_with_a_row_floor_fits_only_the_larger_sets(bench, monkeypatch, capsys):
-    """The fifteenth round judges the sets of more than 1500 rows only."""
-    sets = {"small": (np.ones((1500, 2)), np.ones(1500)),
-            "large": (np.ones((1501, 2)), np.ones(1501))}
-    monkeypatch.setattr(bench, "load_available", lambda names, max_rows=None: sets)
-    monkeypatch.setattr(bench, "models", lambda round_=None: {})
-    bench.fit(list(sets), max_rows=5000, round_=15)
-    err = capsys.readouterr().err
-    assert "large (1501 × 2)" in err and "small" not in err
-    bench.fit(list(sets), max_rows=5000, round_=14)
-    assert "small (1500 × 2)" in capsys.readouterr().err
+    assert set(ablation) == {*common.peers(), *bench.ABLATION}
+    assert bench.summary_path(ablation=True).name == "panel_ablation.csv"
+    assert bench.summary_path(1500, ablation=True).name == "panel_ablation_1500.csv"
