@@ -645,19 +645,26 @@ class LossGrad:
         """The fused token columns ``right[:, a] w ∘ Zc``, in place."""
         _kernel.fill_fused(self.tokens, right, self.Zc, self.w, self.rank)
 
-    def __call__(self, K, V):
+    def __call__(self, K, V, Y=None, return_residual=False):
+        """The loss and the gradients in ``K`` and ``V``; with ``Y`` (n, q), of those
+        targets instead of the prepared ones (a skip term's residual targets, say);
+        with ``return_residual``, also the residuals times the normalized query
+        weights, ``c_i (f(z_i) - y_i)`` (n, q)."""
         same = getattr(K, "dtype", None) == getattr(V, "dtype", None) == self.dtype
         dtype = self.dtype if same else _float_dtype(self.Zq, self.Xc, K, V)
         if dtype != self.dtype:  # wider parameters: compute in their dtype
-            return LossGrad(*self._given, dtype=dtype, **self._options)(K, V)
-        Zq, Zc, Xc, Yq = self.Zq, self.Zc, self.Xc, self.Yq
+            return LossGrad(*self._given, dtype=dtype, **self._options)(K, V, Y,
+                                                                        return_residual)
+        Zq, Zc, Xc = self.Zq, self.Zc, self.Xc
+        Yq = self.Yq if Y is None else _checked(dtype, Y=Y)[0]
         K, V = _checked(dtype, K=K, V=V)
         _check_parameters(Zq, K, V, Xc.shape[1])
         (n, d), p, q = Zq.shape, Xc.shape[1], V.shape[0]
         if Yq.shape != (n, q):
             raise ValueError(f"Inconsistent shapes: targets {Yq.shape}, value matrix {V.shape}.")
         if n == 0:
-            return 0.0, np.zeros((d, d), dtype), np.zeros((q, p), dtype)
+            empty = (0.0, np.zeros((d, d), dtype), np.zeros((q, p), dtype))
+            return (*empty, np.zeros((0, q), dtype)) if return_residual else empty
         KZc = Zc @ K.T
         bias = _distance_bias(KZc, Zc) if self.distance else None
         scale = _overflow_scale(Zq, KZc, self.query_max, bias)
@@ -696,4 +703,5 @@ class LossGrad:
         if self.distance:
             # d b_j / dK = -½ z_j z_jᵀ, weighted by g_j = sum_i G_ij.
             grad_K -= 0.5 * (Zc.T * g) @ Zc
-        return 0.5 * float(self.c @ loss), grad_K, residual.T @ attended
+        result = 0.5 * float(self.c @ loss), grad_K, residual.T @ attended
+        return (*result, residual) if return_residual else result

@@ -11,7 +11,8 @@ from . import _attention
 from ._callbacks import CallbackSupportMixin
 from ._layer import (
     FittedLayer,
-    centered_queries,
+    attention_queries,
+    attention_tokens,
     check_finite,
     handles_float_errors,
     layer_predict,
@@ -23,6 +24,11 @@ from ._problem import positive_rows
 def check_layer_params(params):
     """Raise a ValueError where two of the layer's parameters (a dict, as
     ``get_params`` gives it) do not go together; called at the start of ``fit``."""
+    if params["score_features"] == "ranks" and not params["linear_skip"]:
+        raise ValueError(
+            "score_features='ranks' needs linear_skip=True: the normal scores of the "
+            "features are bounded, so without a linear term in the features the layer "
+            "cannot follow a target linear in them, nor extrapolate it.")
     if params["attention_scores"] != "distance":
         for name in ("n_neighbors", "context_neighbors"):
             if params.get(name) is not None:
@@ -103,20 +109,40 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         return layer_predict(FittedLayer.of(self), X, self.extrapolation)
 
     @handles_float_errors
+    def attention_tokens(self, X):
+        """Rows as the attention's scores and values read them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        tokens : ndarray of shape (n_samples, n_features)
+            ``X - x_offset_``; with ``score_features="ranks"``, each feature's
+            normal scores (the normal quantile of its mid-rank among the
+            training rows, interpolated between them and constant beyond),
+            centred on the context rows' mean.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        return attention_tokens(FittedLayer.of(self), X)
+
     def attention_weights(self, X, top_k=None):
         """The softmax weights of each row of ``X`` over the context rows.
 
-        ``predict`` averages the context rows' values with these weights:
-        ``predict(X)`` equals ``y_offset_ + A @ ((context_ - x_offset_) @ value_.T)``
-        for ``A = attention_weights(X)`` (raveled for a 1-D ``y``), plus
-        ``A @ ((context_targets_ - y_offset_) @ target_value_.T)`` with target
-        tokens. The score of row ``x`` on context row ``c_j`` is
-        ``(x - x_offset_)ᵀ key_query_ (c_j - x_offset_) + log context_weight_[j]``,
-        less ``½ (c_j - x_offset_)ᵀ key_query_ (c_j - x_offset_)`` with distance
-        scores, so a row of weight ``w_j`` counts ``w_j`` times, as in ``predict``
-        (and, as there, ``x`` is first pulled back to ``data_radius_`` with
+        ``predict`` averages the context rows' values with these weights: with
+        ``A = attention_weights(X)`` and ``t = attention_tokens``, ``predict(X)``
+        equals ``y_offset_ + A @ (t(context_) @ value_.T)`` (raveled for a 1-D
+        ``y``), plus ``A @ ((context_targets_ - y_offset_) @ target_value_.T)``
+        with target tokens and ``(X - x_offset_) @ skip_coef_.T`` with a skip
+        term. The score of row ``x`` on context row ``c_j`` is ``t(x)ᵀ key_query_
+        t(c_j) + log context_weight_[j]``, less ``½ t(c_j)ᵀ key_query_ t(c_j)``
+        with distance scores, so a row of weight ``w_j`` counts ``w_j`` times (and,
+        as in ``predict``, ``x`` is first pulled back to ``data_radius_`` with
         ``extrapolation="clip"``). With local attention, only the row's nearest
-        context rows in the fitted metric have a nonzero weight, as in ``predict``.
+        context rows in the fitted metric have a nonzero weight.
 
         Parameters
         ----------
@@ -140,8 +166,7 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         layer = FittedLayer.of(self)
         n_context = layer.context.shape[0]
-        Zq = centered_queries(layer, X, self.extrapolation)
-        Zc = layer.context - layer.x_offset
+        Zq, Zc = attention_queries(layer, X, self.extrapolation)
         KZc = Zc @ layer.key_query.T
         bias = _attention.key_bias(Zc, layer.key_query, layer.attention_scores)
         log_w = np.log(layer.context_weight)

@@ -26,13 +26,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from ._base import BaseAttentionRegressor, check_layer_params
 from ._callbacks import Task
 from ._estimator import SoftmaxAttentionRegressor
-from ._geometry import (
-    change_basis,
-    distance_map,
-    neighbor_spacing,
-    renormalize,
-    weighted_covariance,
-)
+from ._geometry import distance_map, neighbor_spacing, renormalize, weighted_covariance
 from ._layer import (
     FittedLayer,
     every_row_context,
@@ -44,9 +38,11 @@ from ._layer import (
     linear_limit,
     not_finite,
     solve,
+    to_raw,
     weighted_r2,
 )
 from ._problem import build_problem, context_rows, holdout_split, positive_rows
+from ._ranks import fit_normal_scores, normal_scores
 
 # The grid of attention scales when only its length is given: the linear limit
 # (0), then geometrically from nearly linear attention to a sharp, local smoother.
@@ -247,8 +243,8 @@ def _recording_hook(on_iteration, checkpoints, problem, iterates):
     counter = count(1)
 
     def hook(K, V):
-        if next(counter) in checkpoints:  # change_basis makes new arrays: a copy
-            iterates.append(change_basis(K, V, problem.T))
+        if next(counter) in checkpoints:  # to_raw makes new arrays: a copy
+            iterates.append(to_raw(K, V, problem))
         return on_iteration is not None and on_iteration(K, V)
 
     return hook
@@ -322,7 +318,7 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
         if K is None or not warm_start:
             K, V = initial_params(problem, point_params, rng)
         else:
-            K, V = renormalize(K, V, scale, problem.W_inv)
+            K, V = renormalize(K, V, scale, problem.score.W_inv)
         max_iter = (last_max_iter if last_max_iter is not None and s == len(scales) - 1
                     else params["max_iter"])
         point = task.subtask(f"attention_scale={scale:.3g}", max_iter)
@@ -740,6 +736,14 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     n_neighbors : int or None, default=None
         Local attention in training (see :class:`SoftmaxAttentionRegressor`).
 
+    linear_skip : bool, default=False
+        A linear term beside the attention, which starts at the ridge fit (see
+        :class:`SoftmaxAttentionRegressor`).
+
+    score_features : {"features", "ranks"}, default="features"
+        What the attention reads: the features or their normal scores (see
+        :class:`SoftmaxAttentionRegressor`; ``"ranks"`` needs ``linear_skip``).
+
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
 
@@ -798,8 +802,9 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         its ``context_neighbors`` nearest training rows of the fold; NaN where
         that does not apply.
 
-    key_query_, value_, target_value_, context_, context_weight_, context_targets_, \
-data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
+    key_query_, value_, target_value_, skip_coef_, context_, context_weight_, \
+context_targets_, data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, \
+loss_curve_
         As in :class:`SoftmaxAttentionRegressor`, for the model refitted on all
         the data; ``n_iter_`` and ``loss_curve_`` cover its whole path.
 
@@ -896,6 +901,8 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         max_context=2048,
         context_neighbors=256,
         n_neighbors=None,
+        linear_skip=False,
+        score_features="features",
         fit_intercept=True,
         extrapolation="clip",
         random_state=None,
@@ -928,6 +935,8 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
         self.max_context = max_context
         self.context_neighbors = context_neighbors
         self.n_neighbors = n_neighbors
+        self.linear_skip = linear_skip
+        self.score_features = score_features
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
         self.random_state = random_state
@@ -974,6 +983,8 @@ data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, loss_curve_
             # many as each fit's context holds, drawn as it is drawn, from the rows of
             # positive weight.
             X, _, sample_weight = positive_rows(X, X[:, :0], sample_weight, 2)
+            if self.score_features == "ranks":  # the representation the scores read
+                X = normal_scores(X, *fit_normal_scores(X, sample_weight))
             rows = context_rows(len(X), self.max_context, self.n_neighbors,
                                 check_random_state(self.random_state))
             if isinstance(self.attention_scales, str):

@@ -81,7 +81,8 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         ``"balance"``: add ``balance_strength * L₀ * ||VᵀV/||V||² -
         KᵀK/||K||²||²_F`` (whitened coordinates, ``L₀`` the loss of predicting
         the mean), zero on balanced factorizations and invariant to the
-        rescaling ``(K / c, c V)``. ``None``: no regularizer.
+        rescaling ``(K / c, c V)``. ``None``: no regularizer. Not used with
+        ``linear_skip=True``, where the linear limit is the skip term's.
 
     balance_strength : float, default=1.0
         Strength of the balancing regularizer. Strong balance keeps the layer
@@ -170,6 +171,18 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         metric (``context_`` becomes every row). ``None``: predict over the
         sampled context. :class:`SoftmaxAttentionRegressorCV` chooses it.
 
+    linear_skip : bool, default=False
+        Add a linear term ``S (x - x_offset_)`` to the attention's output
+        (``skip_coef_``): it starts at the ridge fit, with the values at zero,
+        so the attention fits what a linear model leaves, and the ridge
+        ``shrinkage`` falls on ``S``.
+
+    score_features : {"features", "ranks"}, default="features"
+        What the attention reads. ``"ranks"``: each feature's normal scores
+        (normal quantiles of its training ranks, see ``attention_tokens``),
+        which heavy tails and outliers do not dominate, as with gradient
+        boosting's invariance to monotone maps. Needs ``linear_skip=True``.
+
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means. If False, the
         data are assumed centered.
@@ -194,14 +207,18 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
     Attributes
     ----------
     key_query_ : ndarray of shape (n_features, n_features)
-        Key-query matrix ``K``, acting on features centered by ``x_offset_``
-        (zero at the linear limit).
+        Key-query matrix ``K``, acting on the tokens of ``attention_tokens``
+        (features centered by ``x_offset_``; zero at the linear limit).
 
     value_ : ndarray of shape (n_targets, n_features)
-        Value matrix ``V`` (always 2-D).
+        Value matrix ``V`` (always 2-D), acting on the tokens of
+        ``attention_tokens``.
 
     target_value_ : ndarray of shape (n_targets, n_targets) or None
         The matrix ``U`` of the tokens' targets, with ``target_tokens=True``.
+
+    skip_coef_ : ndarray of shape (n_features,) or (n_targets, n_features) or None
+        The skip term's ``S``, with ``linear_skip=True``.
 
     attention_scale_ : float
         The fitted sharpness: the Frobenius norm of ``key_query_`` in whitened
@@ -231,7 +248,8 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
 
     coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
         The infinite-data linear limit ``V Σ̂ Kᵀ`` of the model (with target
-        tokens ``(V Σ̂ + U Σ̂_yx) Kᵀ``): compare with
+        tokens ``(V Σ̂ + U Σ̂_yx) Kᵀ``, plus ``skip_coef_``; ``skip_coef_`` alone
+        with ``score_features="ranks"``): compare with
         ``LinearRegression().coef_``.
 
     intercept_ : float or ndarray of shape (n_targets,)
@@ -336,6 +354,8 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         "max_context": [Interval(Integral, 2, None, closed="left"), None],
         "n_neighbors": [Interval(Integral, 1, None, closed="left"), None],
         "context_neighbors": [Interval(Integral, 1, None, closed="left"), None],
+        "linear_skip": ["boolean"],
+        "score_features": [StrOptions({"features", "ranks"})],
         "fit_intercept": ["boolean"],
         "extrapolation": [StrOptions({"clip", "continue"})],
         "warm_start": ["boolean"],
@@ -366,6 +386,8 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         max_context=2048,
         n_neighbors=None,
         context_neighbors=None,
+        linear_skip=False,
+        score_features="features",
         fit_intercept=True,
         extrapolation="clip",
         warm_start=False,
@@ -392,6 +414,8 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         self.max_context = max_context
         self.n_neighbors = n_neighbors
         self.context_neighbors = context_neighbors
+        self.linear_skip = linear_skip
+        self.score_features = score_features
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
         self.warm_start = warm_start
@@ -494,6 +518,10 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
             fitted["target_tokens"] = self.target_value_ is not None
         if hasattr(self, "_attention_scores"):
             fitted["attention_scores"] = self._attention_scores
+        if hasattr(self, "skip_coef_"):
+            fitted["linear_skip"] = self.skip_coef_ is not None
+        if hasattr(self, "_score_map"):
+            fitted["score_features"] = "features" if self._score_map is None else "ranks"
         for name, value in fitted.items():
             if getattr(self, name) != value:
                 raise ValueError(f"{how} continues a layer fitted with {name}={value!r}, "
@@ -501,14 +529,19 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
                                  "fit afresh.")
         if self.attention_scores == "distance":
             check_metric(self.key_query_, "key_query_")
-        U = getattr(self, "target_value_", None)
-        return self.key_query_, self.value_ if U is None else np.hstack([self.value_, U])
+        parts = [getattr(self, name, None) for name in ("target_value_", "skip_coef_")]
+        return self.key_query_, np.hstack([self.value_, *(np.atleast_2d(part) for part in parts
+                                                          if part is not None)])
 
     def _has_iterations(self):
         if self.attention_scale == 0:
             raise AttributeError("partial_fit is only available for attention_scale > 0: "
                                  "attention_scale=0 is the layer's linear limit, which fit "
                                  "computes in closed form.")
+        if self.linear_skip or self.score_features != "features":
+            raise AttributeError("partial_fit is only available without linear_skip and "
+                                 "with score_features='features': those fit the features' "
+                                 "representation and the linear term on the first batch.")
         return True
 
     @available_if(_has_iterations)

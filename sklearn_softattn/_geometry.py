@@ -201,11 +201,14 @@ class Renormalization:
     With ``metric=True`` the solver's first parameter is a metric ``L`` and the
     key-query matrix is ``K = LᵀL`` (distance scores): the same norm of ``K`` is
     kept by ``(L, V) -> (L / √c, c V)``, and ``onto`` scales ``L`` by the square
-    root of the factor that ``K`` needs.
+    root of the factor that ``K`` needs. ``n_skip``: ``V``'s last columns that are a
+    skip term's, which the solvers scale as a linear term's (see
+    :func:`~._solvers.block_scales`); the rescaling leaves them, as all but ``V``'s
+    first d columns.
     """
 
-    def __init__(self, scale=None, P=None, metric=False):
-        self.scale, self.P, self.metric = scale, P, metric
+    def __init__(self, scale=None, P=None, metric=False, n_skip=0):
+        self.scale, self.P, self.metric, self.n_skip = scale, P, metric, n_skip
 
     def _whitened_norm(self, K):
         """``||P K Pᵀ||_F`` of the key-query matrix of the first parameter."""

@@ -14,10 +14,19 @@ from functools import wraps
 import numpy as np
 
 from ._attention import _one_blas_thread, attention_forward
-from ._geometry import Renormalization, change_basis, frobenius_norm, renormalize, symmetric_root
-from ._init import isotropic_init, random_init, spectral_init
+from ._geometry import (
+    Renormalization,
+    change_basis,
+    distance_map,
+    feature_scale,
+    frobenius_norm,
+    renormalize,
+    symmetric_root,
+)
+from ._init import isotropic_init, linear_coefficient, random_init, spectral_init
 from ._neighbors import query_neighbors
 from ._problem import mahalanobis_norms
+from ._ranks import normal_scores
 from ._solvers import OPTIMIZERS, Progress, gd, lbfgs, minibatch
 
 # Default learning rate of each solver (``learning_rate="auto"``).
@@ -90,12 +99,16 @@ class FittedLayer:
     coef: np.ndarray
     intercept: np.ndarray
     attention_scale: float
+    skip_coef: np.ndarray
     attention_scores: str
     n_neighbors: int
     distance: np.ndarray
     covariance: np.ndarray
+    score_map: tuple
+    score_offset: np.ndarray
 
-    PRIVATE = ("attention_scores", "n_neighbors", "distance", "covariance")
+    PRIVATE = ("attention_scores", "n_neighbors", "distance", "covariance", "score_map",
+               "score_offset")
 
     @staticmethod
     def _attribute(name):
@@ -122,7 +135,23 @@ class FittedLayer:
                                                                        self.target_value])
 
 
-_PARAMETERS = ("key_query", "value", "target_value", "coef", "intercept")
+_PARAMETERS = ("key_query", "value", "target_value", "skip_coef", "coef", "intercept")
+
+
+def to_raw(K, V, problem):
+    """Raw parameters from the solver's working ones: ``K`` and the attention's values
+    in the raw coordinates of the scores' representation, a skip term's ``S`` (``V``'s
+    last columns) in the features'."""
+    attention, S = problem.objective.split(V)
+    K, attention = change_basis(K, attention, problem.score.T)
+    return K, attention if S is None else np.hstack([attention, S @ problem.T.T])
+
+
+def to_working(K, V, problem):
+    """The solver's working parameters from raw ones (the inverse of :func:`to_raw`)."""
+    attention, S = problem.objective.split(V)
+    K, attention = change_basis(K, attention, problem.score.T_inv)
+    return K, attention if S is None else np.hstack([attention, S @ problem.T_inv.T])
 
 
 def fitted_layer(K, V, problem, y_ndim, linear=False):
@@ -134,19 +163,26 @@ def fitted_layer(K, V, problem, y_ndim, linear=False):
     zeros, which is how :func:`layer_predict` knows the model is linear.
     With target tokens ``V`` is ``[V_x, U]`` and the linear limit
     ``(V_x Σ̂ + U Σ̂_yx) Kᵀ``, ``Σ̂_yx`` the targets' covariance with the features.
+    With a skip term (``V``'s last columns ``S``) the linear limit adds ``S``, and
+    it is ``S`` alone where the scores read the features' normal scores, in which
+    the attention's own linear term is not linear in the features.
     ``attention_scale`` is the fitted ``‖K‖_F`` in whitened coordinates.
     """
     d = K.shape[0]
-    V, U = V[:, :d], (V[:, d:] if problem.context_Y is not None else None)
-    coef = V @ problem.covariance @ K.T
-    if U is not None:
-        coef += U @ problem.target_covariance @ K.T
+    attention, S = problem.objective.split(V)
+    V, U = attention[:, :d], (attention[:, d:] if problem.context_Y is not None else None)
+    coef = np.zeros((V.shape[0], problem.X.shape[1]), dtype=V.dtype) if S is None else S.copy()
+    if problem.score_map is None:
+        coef += V @ problem.covariance @ K.T
+        if U is not None:
+            coef += U @ problem.target_covariance @ K.T
     # The linear limit is a linear model fitted on all the training rows, with their
     # own means; the layer is centred on the context's.
     intercept = problem.y_offset - coef @ (problem.feature_mean if linear else problem.x_offset)
     if linear:
         K, V = np.zeros_like(K), np.zeros_like(V)
         U = None if U is None else np.zeros_like(U)
+        S = None if S is None else np.zeros_like(S)
     neighbors = problem.objective.neighbors
     return FittedLayer(
         key_query=K,
@@ -160,11 +196,14 @@ def fitted_layer(K, V, problem, y_ndim, linear=False):
         y_offset=problem.y_offset,
         coef=coef[0] if y_ndim == 1 else coef,
         intercept=intercept[0] if y_ndim == 1 else intercept,
-        attention_scale=float(frobenius_norm(problem.W_inv @ K @ problem.W_inv.T)),
+        attention_scale=float(frobenius_norm(problem.score.W_inv @ K @ problem.score.W_inv.T)),
+        skip_coef=None if S is None else (S[0] if y_ndim == 1 else S),
         attention_scores=problem.objective.scores,
         n_neighbors=None if neighbors is None else neighbors.k,
         distance=problem.distance,
         covariance=problem.covariance,
+        score_map=problem.score_map,
+        score_offset=None if problem.score_map is None else problem.score.offset,
     )
 
 
@@ -224,6 +263,24 @@ def centered_queries(layer, X, extrapolation):
     return Xc
 
 
+def attention_tokens(layer, X):
+    """Rows as the attention reads them: centred features, or their normal scores
+    (:func:`~._ranks.normal_scores`) centred on the context's mean."""
+    if layer.score_map is None:
+        return X - layer.x_offset
+    return normal_scores(X, *layer.score_map) - layer.score_offset
+
+
+def attention_queries(layer, X, extrapolation):
+    """Queries and context tokens ``(Zq, Zc)`` as the scores read them
+    (:func:`attention_tokens`): far rows pulled back to the data's radius
+    (:func:`centered_queries`), except in normal scores, which are bounded."""
+    Zc = attention_tokens(layer, layer.context)
+    if layer.score_map is None:
+        return centered_queries(layer, X, extrapolation), Zc
+    return attention_tokens(layer, X), Zc
+
+
 def predict_neighbors(layer, Zq, Zc):
     """With local attention (``n_neighbors`` not None), each centred query's nearest
     context tokens in the fitted metric (any ``L`` with ``LᵀL = key_query``); None
@@ -237,8 +294,8 @@ def layer_predict(layer, X, extrapolation="clip"):
     """Predictions of a :class:`FittedLayer` at validated ``X``; 1-D for a 1-D ``coef``.
 
     The linear limit predicts with ``coef``: it has no softmax, and extrapolates
-    as the linear model it is; at a positive scale the queries go through
-    :func:`centered_queries`.
+    as the linear model it is; at a positive scale the scores read the queries of
+    :func:`attention_queries`, and a skip term extrapolates linearly.
     """
     if layer.linear:
         coef = np.atleast_2d(layer.coef)
@@ -247,12 +304,14 @@ def layer_predict(layer, X, extrapolation="clip"):
         y = np.atleast_1d(layer.intercept) + X @ coef.T
         return y.ravel() if np.ndim(layer.coef) == 1 else y
     targets = None if layer.target_value is None else layer.context_targets - layer.y_offset
-    Zq, Zc = centered_queries(layer, X, extrapolation), layer.context - layer.x_offset
+    Zq, Zc = attention_queries(layer, X, extrapolation)
     y = layer.y_offset + attention_forward(
         Zq, Zc, layer.key_query, layer.value_matrix, layer.context_weight,
         targets=targets, scores=layer.attention_scores,
         neighbors=predict_neighbors(layer, Zq, Zc),
     )
+    if layer.skip_coef is not None:
+        y += (X - layer.x_offset) @ np.atleast_2d(layer.skip_coef).T
     return y.ravel() if np.ndim(layer.coef) == 1 else y
 
 
@@ -262,7 +321,7 @@ def iteration_hook(task, problem, y_ndim):
     """``task``'s per-iteration hook for parameters in the solver's coordinates: the
     callbacks see the fitted attributes of each iterate."""
     return task.iteration_hook(
-        lambda K, V: fitted_layer(*change_basis(K, V, problem.T), problem, y_ndim).attributes()
+        lambda K, V: fitted_layer(*to_raw(K, V, problem), problem, y_ndim).attributes()
     )
 
 
@@ -283,9 +342,11 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
     converged, and the minibatch optimizer as it ends (None for the full-batch
     solvers).
     """
-    T, T_inv, objective = problem.T, problem.T_inv, problem.objective
-    loss_scale = problem.loss_scale
-    balance = params["regularization"] == "balance"
+    objective, loss_scale = problem.objective, problem.loss_scale
+    # The balance steers the factorization of the attention's linear limit V Kᵀ; a skip
+    # term carries the linear limit instead, and the values start at 0, where the
+    # penalty jumps (it is scale-invariant in V).
+    balance = params["regularization"] == "balance" and not problem.skip
     objective = replace(
         objective,
         strength=params["balance_strength"] * loss_scale if balance else 0.0,
@@ -294,17 +355,18 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
     # With distance scores the solvers work on the metric L (K = LᵀL); everything
     # outside them sees K.
     metric = objective.metric
-    project = (Renormalization(params["attention_scale"], objective.P, metric)
-               if params["renormalize"] else Renormalization(metric=metric))
+    scale = params["attention_scale"] if params["renormalize"] else None
+    project = Renormalization(scale, objective.P, metric, objective.n_skip)
     key_query = objective.key_query
 
     validation_score = None
     if validation is not None:
         X_val, Y_val, w_val = validation
-        Z_val, Yc_val = (X_val - problem.x_offset) @ T, Y_val - problem.y_offset
+        Z_val, skip_val = problem.queries(X_val)
+        Yc_val = Y_val - problem.y_offset
 
         def validation_score(K, V):
-            return weighted_r2(Yc_val, objective.forward(Z_val, K, V), w_val)
+            return weighted_r2(Yc_val, objective.forward(Z_val, K, V, skip_val), w_val)
 
     if on_iteration is not None and metric:
         report = on_iteration
@@ -323,7 +385,7 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
     )
     if not (np.all(np.isfinite(K)) and np.all(np.isfinite(V))):
         raise _overflow("The initial parameters are")
-    K, V = change_basis(K, V, T_inv)
+    K, V = to_working(K, V, problem)
     if metric:
         K = symmetric_root(K)
     # BLAS runs one thread for the whole run, entered once: the kernel's products have
@@ -349,8 +411,8 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
             )
     if progress.best_params is not None:
         K_best, V_best = progress.best_params
-        progress.best_params = change_basis(key_query(K_best), V_best, T)
-    return *change_basis(key_query(K), V, T), progress, converged, optimizer
+        progress.best_params = to_raw(key_query(K_best), V_best, problem)
+    return *to_raw(key_query(K), V, problem), progress, converged, optimizer
 
 
 def initial_params(problem, params, rng):
@@ -360,18 +422,27 @@ def initial_params(problem, params, rng):
     With distance scores the spectral start is :func:`~._init.isotropic_init`'s
     (same linear limit, a metric of full rank) and the random one draws the
     metric ``L`` (``K = LᵀL``); with target tokens ``U`` starts at 0, where the
-    layer is the paper's.
+    layer is the paper's. With a skip term the spectral start is the isotropic
+    metric with zero values and ``S`` the least-squares (ridge) coefficient: the
+    start is the linear limit itself, from which the attention grows; the random
+    start has ``S = 0``.
     """
-    W, W_inv, Yc = problem.W, problem.W_inv, problem.Yc
-    distance = problem.objective.metric
+    W, W_inv, Yc = problem.score.W, problem.score.W_inv, problem.Yc
+    distance, q = problem.objective.metric, Yc.shape[1]
+    S = None
     if params["init"] == "spectral":
-        A = problem.objective.standardize
+        A = feature_scale(problem.covariance)[:, None] * problem.W  # to standardized
         shrinkage = problem.ridge_strength(params["shrinkage"])
         ridge = shrinkage * (A @ A.T) if shrinkage > 0 else None
         # Least squares on the training rows, centred at their own mean.
         whitened = not problem.subsampled
-        Z = (problem.Xc - (problem.feature_mean - problem.x_offset)) @ W
-        if distance:  # the whitened directions of the distance map: orthonormal
+        Z = (problem.Xc - (problem.feature_mean - problem.x_offset)) @ problem.W
+        if problem.skip:
+            directions = W_inv @ distance_map(problem.score.covariance)
+            K = directions @ directions.T
+            V = np.zeros((q, K.shape[0]), dtype=K.dtype)
+            S = linear_coefficient(Z, Yc, problem.weight, ridge, whitened) @ problem.W.T
+        elif distance:  # the whitened directions of the distance map: orthonormal
             K, V = isotropic_init(Z, Yc, problem.weight, ridge, W_inv @ problem.distance,
                                   whitened)
         else:
@@ -379,15 +450,18 @@ def initial_params(problem, params, rng):
         K, V = change_basis(K, V, W)  # whitened to raw
     else:
         # The targets' root mean square per output: L₀ = mean squared norm / 2.
-        target_scale = np.sqrt(2 * problem.loss_scale / Yc.shape[1])
-        K, V = random_init(W.shape[0], Yc.shape[1], target_scale, rng, Yc.dtype)
+        target_scale = np.sqrt(2 * problem.loss_scale / q)
+        K, V = random_init(W.shape[0], q, target_scale, rng, Yc.dtype)
         if distance:
             K = K.T @ K
         if params["preconditioner"] == "covariance":
             K, V = change_basis(K, V, W)  # drawn in the solver's (whitened) coordinates
+        if problem.skip:
+            S = np.zeros((q, problem.X.shape[1]), dtype=V.dtype)
     if problem.context_Y is not None:
-        V = np.hstack([V, np.zeros((V.shape[0], Yc.shape[1]), V.dtype)])
-    return renormalize(K, V, params["attention_scale"], W_inv)
+        V = np.hstack([V, np.zeros((q, q), V.dtype)])
+    K, V = renormalize(K, V, params["attention_scale"], W_inv)
+    return K, V if S is None else np.hstack([V, S])
 
 
 def linear_limit(problem, params):

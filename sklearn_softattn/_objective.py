@@ -1,13 +1,14 @@
 """The training objective: leave-one-out attention loss plus the regularizers."""
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from ._attention import LossGrad, _one_blas_thread, attention_forward
 from ._geometry import change_basis
 from ._neighbors import TrainingNeighbors
-from ._regularizers import balance_penalty, ridge_penalty
+from ._regularizers import balance_penalty, ridge_penalty, ridge_penalty_linear
 
 
 def leave_one_out(Z, Y, weight, self_index, context_total, target_total, target_tokens=False,
@@ -74,6 +75,15 @@ def leave_one_out(Z, Y, weight, self_index, context_total, target_total, target_
     return (Z if distance else Zq), shift, Yq
 
 
+class Skip(NamedTuple):
+    """A linear skip term ``S z`` beside the attention: the training queries in the
+    features' working coordinates (leave-one-out: centred on the mean of the other
+    rows), and the map of their whitened coefficients to standardized ones."""
+
+    queries: np.ndarray
+    standardize: np.ndarray
+
+
 @dataclass
 class Objective:
     """Training objective ``L̂(K, V) + strength * balance(K_w, V_w) + shrinkage * ridge(K_w, V_w)``.
@@ -84,7 +94,10 @@ class Objective:
     see its feature block ``V_x`` (the paper's value matrix; ``U`` is free). With
     distance scores the objective is a function of the metric ``L``, ``K = LᵀL``,
     so that every iterate is a distance; with ``neighbors`` too, each query attends
-    to its nearest tokens in ``L`` only (local attention).
+    to its nearest tokens in ``L`` only (local attention). With a ``skip`` term,
+    ``V``'s last columns are its coefficients ``S`` (q × the features), the
+    prediction adds ``S z`` for the query's features ``z``, and the ridge penalty
+    falls on ``S``, the layer's linear part, instead of on ``V Kᵀ``.
 
     Attributes
     ----------
@@ -123,6 +136,8 @@ class Objective:
         scores): searched when the metric has moved, and shared by the copies a
         solver makes for each point of a path. None: every query attends to the
         whole context.
+    skip : Skip or None
+        The linear skip term's queries, or None: no skip term.
     """
 
     Z: np.ndarray
@@ -140,6 +155,7 @@ class Objective:
     P: np.ndarray = None
     n_jobs: int = None
     neighbors: TrainingNeighbors = None
+    skip: Skip = None
     _prepared: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __call__(self, K, V, rows=None):
@@ -150,15 +166,33 @@ class Objective:
         neighbors = None if self.neighbors is None else self.neighbors(L)
         if rows is None:
             loss_grad = self._all_queries(neighbors)
+            rows = slice(None)
         else:
             shift = None if self.value_shift is None else self.value_shift[rows]
             loss_grad = self._loss_grad(self.Z[rows], self.Y[rows], self.weight[rows],
                                         self.self_index[rows], shift,
                                         None if neighbors is None else neighbors[rows])
-        with _one_blas_thread():
-            loss, grad_K, grad_V = loss_grad(K, V)
         d = K.shape[0]
-        for weight, penalty in ((self.strength, balance_penalty), (self.shrinkage, self._ridge)):
+        with _one_blas_thread():
+            if self.skip is None:
+                loss, grad_K, grad_V = loss_grad(K, V)
+            else:
+                # The attention fits what the skip term leaves: Y - S z.
+                attention, S = self.split(V)
+                queries = self.skip.queries[rows]
+                loss, grad_K, grad_A, residual = loss_grad(
+                    K, attention, Y=self.Y[rows] - queries @ S.T, return_residual=True)
+                grad_V = np.hstack([grad_A, residual.T @ queries])
+        # The ridge penalty falls on the linear part: V Kᵀ, or the skip term's S.
+        penalties = [(self.strength, balance_penalty)]
+        if self.skip is None:
+            penalties.append((self.shrinkage, self._ridge))
+        elif self.shrinkage > 0:
+            S = self.split(V)[1]
+            value, grad_S = ridge_penalty_linear(S, self.skip.standardize)
+            loss += self.shrinkage * value
+            grad_V[:, V.shape[1] - S.shape[1]:] += self.shrinkage * grad_S
+        for weight, penalty in penalties:
             if weight > 0:
                 value, pK, pV = self._whitened(penalty, K, V[:, :d])
                 loss += weight * value
@@ -168,6 +202,18 @@ class Objective:
             grad_K = L @ (grad_K + grad_K.T)
         return loss, grad_K, grad_V
 
+    @property
+    def n_skip(self):
+        """The columns of ``V`` that are a skip term's (0 without one)."""
+        return 0 if self.skip is None else self.skip.queries.shape[1]
+
+    def split(self, V):
+        """``V`` as the attention's value matrix and the skip term's ``S`` (None
+        without a skip term)."""
+        if self.skip is None:
+            return V, None
+        return V[:, :-self.n_skip], V[:, -self.n_skip:]
+
     def refresh(self, K, V):
         """Between iterations: let the objective change (with local attention, search
         the neighbors anew if the metric ``K`` has moved, see
@@ -175,14 +221,17 @@ class Objective:
         case a solver must evaluate its current point again before comparing."""
         return self.neighbors is not None and self.neighbors.refresh(K)
 
-    def forward(self, Zq, K, V):
+    def forward(self, Zq, K, V, skip_queries=None):
         """Centred predictions at working queries ``Zq``, every token attended as given
         (``K`` the solver's first parameter, as for a call; with local attention each
-        query attends to its nearest tokens in that metric)."""
+        query attends to its nearest tokens in that metric); with a skip term, plus
+        ``S`` times ``skip_queries``, the same rows in the features' coordinates."""
         neighbors = None if self.neighbors is None else self.neighbors.queries(Zq, K)
-        return attention_forward(Zq, self.context, self.key_query(K), V, self.context_weight,
-                                 self.n_jobs, targets=self.targets, scores=self.scores,
-                                 neighbors=neighbors)
+        attention, S = self.split(V)
+        y = attention_forward(Zq, self.context, self.key_query(K), attention,
+                              self.context_weight, self.n_jobs, targets=self.targets,
+                              scores=self.scores, neighbors=neighbors)
+        return y if S is None else y + skip_queries @ S.T
 
     @property
     def metric(self):

@@ -16,7 +16,8 @@ from sklearn.utils import gen_batches
 
 from ._geometry import distance_map, feature_scale, weighted_covariance, whitening
 from ._neighbors import TrainingNeighbors, locality_order
-from ._objective import Objective, leave_one_out
+from ._objective import Objective, Skip, leave_one_out
+from ._ranks import fit_normal_scores, normal_scores
 
 # The ridge penalties among which ``shrinkage="auto"`` chooses (Ridge's alpha on
 # standardized features), by RidgeCV's efficient leave-one-out.
@@ -116,6 +117,37 @@ def mahalanobis_norms(Xc, P):
     return norms
 
 
+@dataclass(frozen=True)
+class Coordinates:
+    """The solver's working coordinates of a representation ``r`` of the rows (the
+    features, or their normal scores): ``z = (r - offset) @ T``, whitened (``T = W``,
+    ``Wᵀ Σ W = I`` for the context rows' covariance ``Σ``) with the covariance
+    preconditioner, only centred without it (``T = I``); ``P`` maps working to
+    whitened coordinates (None: they are whitened)."""
+
+    offset: np.ndarray
+    covariance: np.ndarray
+    W: np.ndarray
+    W_inv: np.ndarray
+    T: np.ndarray
+    T_inv: np.ndarray
+    P: np.ndarray
+
+    @classmethod
+    def of(cls, offset, covariance, preconditioner):
+        W, W_inv = whitening(covariance)
+        if preconditioner == "covariance":
+            return cls(offset, covariance, W, W_inv, W, W_inv, None)
+        identity = np.eye(len(covariance), dtype=covariance.dtype)
+        return cls(offset, covariance, W, W_inv, identity, identity, W_inv)
+
+    @property
+    def standardize(self):
+        """Whitened to standardized linear coefficients (``C^{-1/2}``, ``C`` the
+        correlation matrix), for a ridge penalty."""
+        return feature_scale(self.covariance)[:, None] * self.W
+
+
 @dataclass
 class Problem:
     """A training problem in the solver's working coordinates, built once per fit.
@@ -129,6 +161,11 @@ class Problem:
     ``context_Y`` holds the context rows' raw targets and ``target_covariance`` their
     weighted covariance with the context rows' features (q × d); both None without.
     ``X``, ``Y`` and ``weight`` are the training rows as the problem orders them.
+    ``T``, ``W`` (and their inverses), ``x_offset`` and ``covariance`` are the features'
+    coordinates (:class:`Coordinates`), in which the linear limit and a skip term are
+    fitted; the attention (``K``, and ``V``'s first columns) works in ``score``'s, the
+    features' own or, with ``score_map`` (:func:`~._ranks.fit_normal_scores`), their
+    normal scores'.
     """
 
     objective: Objective
@@ -147,9 +184,25 @@ class Problem:
     y_offset: np.ndarray
     covariance: np.ndarray
     loss_scale: float
+    score: Coordinates = None
+    score_map: tuple = None
     context_Y: np.ndarray = None
     target_covariance: np.ndarray = None
     fit_intercept: bool = True
+
+    def queries(self, X):
+        """New rows in the working coordinates the scores read, and in the features'
+        (the skip term's), which are the same without normal scores."""
+        features = (X - self.x_offset) @ self.T
+        if self.score_map is None:
+            return features, features
+        scores = (normal_scores(X, *self.score_map) - self.score.offset) @ self.score.T
+        return scores, features
+
+    @property
+    def skip(self):
+        """Whether the layer has a linear skip term (``V``'s last columns)."""
+        return self.objective.skip is not None
 
     @property
     def weight(self):
@@ -234,9 +287,9 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     passes the stored ones, ``context=(rows, weights, targets)`` and
     ``stored=(x_offset, y_offset, covariance)``, with the ``radius`` of its
     earlier batches, and its rows are then new queries, which may widen that
-    radius. The solver works in coordinates ``z = Tᵀ (x - x̄)``: whitened (``T =
-    W``) with the covariance preconditioner, centered raw features without; ``P``
-    maps them to whitened ones for the renormalization and the regularizers.
+    radius. The solver works in the coordinates of :class:`Coordinates`; with
+    ``score_features="ranks"`` the attention reads the features' normal scores
+    (fitted on these rows), with ``linear_skip`` a linear term reads the features.
     """
     n_neighbors, distance_scores = params["n_neighbors"], params["attention_scores"] == "distance"
     if context is None and n_neighbors is not None and n_neighbors + 1 < len(X):
@@ -258,27 +311,32 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
             context, stored)
         self_index = np.full(X.shape[0], -1)
         target_total = None
-    W, W_inv = whitening(covariance)
-    if params["preconditioner"] == "covariance":
-        T, T_inv, P = W, W_inv, None
-    else:
-        T = T_inv = np.eye(X.shape[1], dtype=X.dtype)
-        P = W_inv
+    linear = Coordinates.of(x_offset, covariance, params["preconditioner"])
     Xc, Yc = X - x_offset, Y - y_offset
-    Z = Xc @ T
+    score_map = None
+    if params.get("score_features", "features") == "ranks":
+        score_map = fit_normal_scores(X, sample_weight)
+        R, context_R = normal_scores(X, *score_map), normal_scores(context_X, *score_map)
+        offset = column_means(context_R, context_weight)
+        score = Coordinates.of(offset, weighted_covariance(context_R - offset, context_weight),
+                               params["preconditioner"])
+        Z, context_Z = (R - offset) @ score.T, (context_R - offset) @ score.T
+    else:
+        score = linear
+        Z, context_Z = Xc @ linear.T, (context_X - x_offset) @ linear.T
     shift, targets, target_covariance = None, None, None
     if params["target_tokens"]:
         targets = context_Y - y_offset
         target_covariance = weighted_covariance(context_X - x_offset, context_weight, targets)
     else:
         context_Y = None
+    skip_queries = Xc @ linear.T
     if params["fit_intercept"]:
-        Z, shift, Y_loo = leave_one_out(Z, Yc, sample_weight, self_index,
-                                        context_weight.sum(), target_total,
-                                        params["target_tokens"], distance_scores)
+        loo = (sample_weight, self_index, context_weight.sum(), target_total)
+        Z, shift, Y_loo = leave_one_out(Z, Yc, *loo, params["target_tokens"], distance_scores)
+        skip_queries = leave_one_out(skip_queries, Yc, *loo)[0]  # the query, off the mean
     else:
         Y_loo = Yc
-    context_Z = (context_X - x_offset) @ T
     neighbors = (None if n_neighbors is None else
                  TrainingNeighbors(Z, context_Z, n_neighbors, self_index))
     objective = Objective(
@@ -291,17 +349,20 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
         value_shift=shift,
         targets=targets,
         scores=params["attention_scores"],
-        standardize=feature_scale(covariance)[:, None] * W,
-        P=P,
+        standardize=score.standardize,
+        P=score.P,
         neighbors=neighbors,
+        skip=(Skip(skip_queries, linear.standardize) if params.get("linear_skip", False)
+              else None),
     )
     # A Python float, as the weights' sums are float64 and must not widen the data.
     loss_scale = float(0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum())
     distance = distance_map(covariance)
     radius = max(radius, float(mahalanobis_norms(Xc, distance).max()))
-    return Problem(objective, X=X, Y=Y, Xc=Xc, Yc=Yc, T=T, T_inv=T_inv, W=W, W_inv=W_inv,
-                   context_X=context_X, distance=distance, radius=radius,
-                   x_offset=x_offset, y_offset=y_offset, covariance=covariance,
-                   loss_scale=loss_scale, context_Y=context_Y,
+    return Problem(objective, X=X, Y=Y, Xc=Xc, Yc=Yc, T=linear.T, T_inv=linear.T_inv,
+                   W=linear.W, W_inv=linear.W_inv, context_X=context_X, distance=distance,
+                   radius=radius, x_offset=x_offset, y_offset=y_offset,
+                   covariance=covariance, loss_scale=loss_scale, score=score,
+                   score_map=score_map, context_Y=context_Y,
                    target_covariance=target_covariance,
                    fit_intercept=params["fit_intercept"])

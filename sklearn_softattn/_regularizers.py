@@ -69,3 +69,11 @@ def ridge_penalty(K, V, standardize):
     # d½||B||² = <B, dV Kᵀ A + V dKᵀ A>
     BA = B @ standardize.T
     return 0.5 * float(np.vdot(B, B)), BA.T @ V, BA @ K
+
+
+def ridge_penalty_linear(S, standardize):
+    """Ridge penalty ``½ ||S A||²_F`` of a linear term's whitened coefficients ``S``
+    (q × d), ``A`` mapping them to those of standardized features, and its gradient:
+    ridge regression's penalty, for a skip term beside the attention."""
+    B = S @ standardize
+    return 0.5 * float(np.vdot(B, B)), B @ standardize.T

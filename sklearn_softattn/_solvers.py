@@ -106,12 +106,12 @@ def predicted_decrease(K, V, grad_K, grad_V, project, loss_scale):
     ``loss_scale`` is the loss of predicting the mean (see :func:`block_scales`).
     """
     tangent_K = project.tangent(K, grad_K)
-    k_scale, v_scale = block_scales(K, V, project.metric, loss_scale)
+    k_scale, v_scale = block_scales(K, V, project.metric, loss_scale, project.n_skip)
     return float(np.vdot(tangent_K, tangent_K) * k_scale
                  + np.vdot(grad_V, grad_V * v_scale))
 
 
-def block_scales(K, V, metric=False, loss_scale=1.0):
+def block_scales(K, V, metric=False, loss_scale=1.0, n_skip=0):
     """The scales of gd's block steps: ``1 / ||V||₂²`` for ``K`` and ``1 / ||K||₂²``
     for ``V`` (0 while the other block is zero, see :func:`_inverse_square_norm`).
 
@@ -133,11 +133,17 @@ def block_scales(K, V, metric=False, loss_scale=1.0):
     follows ``K``'s (``1 / ||K||₂²`` alone there made ``U`` hardly move from its
     start). Every scale then moves the parameters in the units of ``y``, so that
     scaling ``y`` scales the iterates and nothing else.
+
+    A skip term's ``n_skip`` columns (``V``'s last) act on the query's features, not
+    through the softmax: their scale is 1, the inverse curvature of a linear term
+    in whitened features, and they take no part in ``K``'s.
     """
     d, q = K.shape[0], V.shape[0]
+    attention = V[:, :V.shape[1] - n_skip]
     # The targets' root mean square per output, the unit of U's columns against V_x's.
     target_scale = np.sqrt(2 * loss_scale / q) if loss_scale > 0 else 1.0
-    values = V if V.shape[1] == d else np.hstack([V[:, :d], V[:, d:] * target_scale])
+    values = (attention if attention.shape[1] == d else
+              np.hstack([attention[:, :d], attention[:, d:] * target_scale]))
     if not metric:
         k_scale, v_scale = _inverse_square_norm(values), _inverse_square_norm(K)
     else:
@@ -147,7 +153,8 @@ def block_scales(K, V, metric=False, loss_scale=1.0):
         return k_scale, v_scale
     u_scale = max(v_scale, 1.0) / target_scale**2
     return k_scale, np.concatenate([np.full(d, v_scale, V.dtype),
-                                    np.full(V.shape[1] - d, u_scale, V.dtype)])
+                                    np.full(attention.shape[1] - d, u_scale, V.dtype),
+                                    np.ones(n_skip, V.dtype)])
 
 
 def _diverged(what):
@@ -219,7 +226,8 @@ def gd(objective, K, V, *, learning_rate, max_iter, project, progress):
     for _ in range(max_iter):
         if (new := _refreshed(objective, K, V, progress)) is not None:
             value, grad_K, grad_V = new
-        k_scale, v_scale = block_scales(K, V, project.metric, progress.loss_scale)
+        k_scale, v_scale = block_scales(K, V, project.metric, progress.loss_scale,
+                                        project.n_skip)
         for halvings in range(MAX_HALVINGS):
             K_new, V_new = project(K - eta * k_scale * grad_K, V - eta * v_scale * grad_V)
             new = objective(K_new, V_new)
@@ -288,7 +296,8 @@ def lbfgs(objective, K, V, *, max_iter, project, progress):
     K, V = project(K, V)
     loss_unit = progress.loss_scale if progress.loss_scale > 0 else 1.0
     # The square roots of L₀ times the block scales, each 1 where its scale is 0.
-    k_scale, v_scale = block_scales(K, V, project.metric, progress.loss_scale)
+    k_scale, v_scale = block_scales(K, V, project.metric, progress.loss_scale,
+                                    project.n_skip)
     c_K = np.sqrt(loss_unit * k_scale) or np.sqrt(loss_unit)
     c_V = np.sqrt(loss_unit * np.where(v_scale > 0, v_scale, 1.0))
 

@@ -46,11 +46,16 @@ def _expected_failed_checks(estimator):
         SoftmaxAttentionRegressor(attention_scale=1.0, target_tokens=True,
                                   attention_scores="distance", solver="lbfgs", max_iter=20,
                                   renormalize=False, max_context=50, context_neighbors=16),
+        SoftmaxAttentionRegressor(linear_skip=True),
+        SoftmaxAttentionRegressor(linear_skip=True, score_features="ranks", solver="lbfgs",
+                                  attention_scores="distance", max_iter=20),
         SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], balance_strengths=[0.0, 10.0],
                                     cv=3, max_iters=50),
         SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], cv=3, max_iters=50,
                                     target_tokens=True, attention_scores="distance"),
         SoftmaxAttentionRegressorCV(),  # the defaults: the learned sharpness
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), linear_skip=True,
+                                    score_features="ranks"),
         # A context sampled from the checks' rows, and the nearest of every row instead.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,
                                     context_neighbors=4),

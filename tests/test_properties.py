@@ -130,7 +130,7 @@ def test_fit_gives_finite_predictions_or_a_clear_error(data, params):
 
 # ---------------------------------------------------------------- the newer options
 # Both estimators over target tokens, distance scores, local attention, the sampled
-# context, the iteration counts, L-BFGS and sample weights of any size, in float32 and
+# context, the skip term, normal scores, the iteration counts, L-BFGS and sample weights of any size, in float32 and
 # float64: finite predictions of the right shape, or a ValueError or TypeError that
 # names the parameter or the input at fault; no numpy RuntimeWarning on the way.
 
@@ -169,6 +169,8 @@ layer_options = st.fixed_dictionaries({
     "max_context": st.sampled_from([None, 2, 8]),
     "solver": st.sampled_from(["gd", "lbfgs"]),
     "renormalize": st.booleans(),
+    "linear_skip": st.booleans(),
+    "score_features": st.sampled_from(["features", "ranks"]),
 })
 base_options = st.fixed_dictionaries({
     "attention_scale": st.sampled_from([0.0, 0.1, 1.0, 10.0]),

@@ -1,0 +1,178 @@
+"""The linear skip term beside the attention, and the normal scores the attention may read
+(``linear_skip``, ``score_features="ranks"``): from the objective's gradient to the fitted
+estimator."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_friedman1
+from sklearn.exceptions import ConvergenceWarning
+
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn._layer import initial_params, to_raw, to_working
+from sklearn_softattn._problem import build_problem
+
+VARIANTS = {
+    "skip": dict(linear_skip=True),
+    "skip+ranks": dict(linear_skip=True, score_features="ranks"),
+    "skip+targets+distance": dict(linear_skip=True, target_tokens=True,
+                                  attention_scores="distance"),
+    "skip+ranks+local": dict(linear_skip=True, score_features="ranks",
+                             attention_scores="distance", n_neighbors=6),
+}
+
+
+def _data(n=40, d=3, q=1, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) * [1.0, 3.0, 0.5][:d]
+    X[:, 0] = np.exp(X[:, 0])  # a heavy tail
+    Y = np.sin(X @ rng.standard_normal((d, q))) + 0.1 * rng.standard_normal((n, q))
+    return X, Y
+
+
+def _problem(X, Y, weight=None, **params):
+    params = SoftmaxAttentionRegressor(**params).get_params()
+    weight = np.ones(len(X)) if weight is None else weight
+    return build_problem(X, Y, weight, params, np.random.RandomState(0))
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
+@pytest.mark.parametrize("preconditioner", ["covariance", None])
+@pytest.mark.parametrize("q", [1, 2])
+def test_objective_gradient_matches_finite_differences(variant, preconditioner, q,
+                                                       numeric_gradient):
+    X, Y = _data(q=q)
+    problem = _problem(X, Y, preconditioner=preconditioner, **variant)
+    objective = problem.objective
+    objective.strength, objective.shrinkage = 0.3, 0.2  # both regularizers on
+    assert objective.n_skip == 3
+    rng = np.random.default_rng(3)
+    K = rng.standard_normal((3, 3)) * 0.4  # a general L (or K): not symmetric
+    V = rng.standard_normal((q, 3 + (q if variant.get("target_tokens") else 0) + 3))
+    for rows in (None, np.array([0, 5, 7])):
+        _, grad_K, grad_V = objective(K, V, rows)
+        f = lambda: objective(K, V, rows)[0]  # noqa: E731
+        np.testing.assert_allclose(grad_K, numeric_gradient(f, K), rtol=1e-5, atol=1e-8)
+        np.testing.assert_allclose(grad_V, numeric_gradient(f, V), rtol=1e-5, atol=1e-8)
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
+def test_working_and_raw_parameters_are_inverse(variant):
+    X, Y = _data(q=2)
+    problem = _problem(X, Y, **variant)
+    rng = np.random.default_rng(0)
+    K = rng.standard_normal((3, 3))
+    V = rng.standard_normal((2, 3 + (2 if variant.get("target_tokens") else 0) + 3))
+    K1, V1 = to_raw(*to_working(K, V, problem), problem)
+    np.testing.assert_allclose(K1, K, atol=1e-12)
+    np.testing.assert_allclose(V1, V, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
+def test_the_linear_limit_is_the_layers_without_a_skip_term(variant):
+    X, y = _data(n=60)[0], _data(n=60)[1][:, 0]
+    plain = SoftmaxAttentionRegressor(attention_scale=0, shrinkage="auto").fit(X, y)
+    skip = SoftmaxAttentionRegressor(attention_scale=0, shrinkage="auto", **variant).fit(X, y)
+    np.testing.assert_allclose(skip.coef_, plain.coef_, rtol=1e-10)
+    np.testing.assert_allclose(skip.intercept_, plain.intercept_, rtol=1e-10)
+    np.testing.assert_allclose(skip.predict(X), plain.predict(X), rtol=1e-10)
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
+def test_the_spectral_start_is_the_linear_limit_with_attention_at_zero(variant):
+    """The skip term starts at the ridge coefficient and the values at zero: the
+    start predicts as the linear limit does, at any scale, and the attention grows
+    from there."""
+    X, Y = _data(n=60)
+    params = SoftmaxAttentionRegressor(attention_scale=2.0, shrinkage=0.5,
+                                       **variant).get_params()
+    problem = build_problem(X, Y, np.ones(len(X)), params, np.random.RandomState(0))
+    K, V = initial_params(problem, params, None)
+    attention, S = problem.objective.split(V)
+    np.testing.assert_array_equal(attention, 0)
+    assert np.linalg.norm(K) > 0
+    linear = SoftmaxAttentionRegressor(attention_scale=0, shrinkage=0.5).fit(X, Y[:, 0])
+    np.testing.assert_allclose(S[0], linear.coef_, rtol=1e-10)
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
+def test_attention_weights_and_the_skip_term_reproduce_predict(variant):
+    X, Y = _data(n=50, q=2)
+    with pytest.warns(ConvergenceWarning):
+        model = SoftmaxAttentionRegressor(attention_scale=2.0, max_iter=20, tol=0,
+                                          solver="lbfgs", **variant).fit(X, Y)
+    X_new = _data(n=7, seed=3)[0]
+    X_new[0] = [1e6, -1e6, 1e6]  # far: scores clip or saturate, the skip term extrapolates
+    A = model.attention_weights(X_new)
+    tokens = model.context_ - model.x_offset_
+    if variant.get("score_features") == "ranks":
+        tokens = model.attention_tokens(model.context_)  # normal scores
+    values = tokens @ model.value_.T
+    if model.target_value_ is not None:
+        values += (model.context_targets_ - model.y_offset_) @ model.target_value_.T
+    skip = (X_new - model.x_offset_) @ model.skip_coef_.T
+    np.testing.assert_allclose(model.y_offset_ + A @ values + skip, model.predict(X_new),
+                               rtol=1e-9)
+
+
+@pytest.mark.parametrize("variant", [v for k, v in VARIANTS.items() if "local" not in k],
+                         ids=[k for k in VARIANTS if "local" not in k])
+def test_integer_weights_equal_repeated_rows(variant):
+    """(Local attention's ``n_neighbors`` counts distinct rows: repeats are not weights.)"""
+    X, Y = _data(n=30, q=1)
+    X[:5, 1] = X[5:10, 1]  # ties, which the normal scores share
+    weight = np.random.default_rng(0).integers(1, 4, len(X))
+    params = dict(attention_scale=1.0, solver="lbfgs", max_iter=15, tol=0, random_state=0,
+                  **variant)
+    with pytest.warns(ConvergenceWarning):
+        weighted = SoftmaxAttentionRegressor(**params).fit(X, Y[:, 0], sample_weight=weight)
+    with pytest.warns(ConvergenceWarning):
+        repeated = SoftmaxAttentionRegressor(**params).fit(np.repeat(X, weight, axis=0),
+                                                           np.repeat(Y[:, 0], weight))
+    X_new = _data(n=10, seed=5)[0]
+    np.testing.assert_allclose(weighted.predict(X_new), repeated.predict(X_new), rtol=1e-6,
+                               atol=1e-8)
+
+
+def test_normal_scores_need_the_skip_term_and_neither_has_partial_fit():
+    X, y = _data()[0], _data()[1][:, 0]
+    with pytest.raises(ValueError, match="score_features='ranks' needs linear_skip=True"):
+        SoftmaxAttentionRegressor(score_features="ranks").fit(X, y)
+    with pytest.raises(ValueError, match="score_features='ranks' needs linear_skip=True"):
+        SoftmaxAttentionRegressorCV(score_features="ranks").fit(X, y)
+    for params in (dict(linear_skip=True), dict(linear_skip=True, score_features="ranks")):
+        assert not hasattr(SoftmaxAttentionRegressor(**params), "partial_fit")
+    model = SoftmaxAttentionRegressor(max_iter=5).fit(X, y)
+    model.set_params(linear_skip=True, warm_start=True)
+    with pytest.raises(ValueError, match="linear_skip=False"):
+        model.fit(X, y)
+
+
+@pytest.mark.parametrize("case", ["constant", "ties", "outlier"])
+def test_awkward_columns_give_finite_predictions(case):
+    X, y = make_friedman1(200, noise=0.5, random_state=0)
+    if case == "constant":
+        X[:, 2] = 3.0
+    elif case == "ties":
+        X[:, 2] = np.where(np.arange(200) < 198, 0.0, X[:, 2])  # 99% at one value
+    else:
+        X[0, 2] = 1e6 * np.subtract(*np.percentile(X[:, 2], [75, 25]))
+    model = SoftmaxAttentionRegressor(linear_skip=True, score_features="ranks",
+                                      solver="lbfgs", max_iter=30).fit(X, y)
+    far = np.vstack([X[:5], np.full((1, X.shape[1]), -1e8)])
+    assert np.all(np.isfinite(model.predict(far)))
+    assert model.score(X, y) > 0.5
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_normal_scores_recover_a_target_that_heavy_tails_hide():
+    """A distance on features with heavy tails sees only the tails; on their normal
+    scores it sees the ranks, as a model invariant to monotone maps would."""
+    X, y = make_friedman1(1300, noise=0.5, random_state=0)
+    X[:, :5] = np.exp(3 * X[:, :5])
+    scores = {}
+    for name in ("features", "skip", "skip+ranks"):
+        model = SoftmaxAttentionRegressor(attention_scale=1.5, solver="lbfgs", max_iter=60,
+                                          random_state=0, **VARIANTS.get(name, {}))
+        scores[name] = model.fit(X[:800], y[:800]).score(X[800:], y[800:])
+    # measured: 0.62, 0.80 and 0.94
+    assert scores["skip+ranks"] > max(scores["features"], scores["skip"]) + 0.1, scores
