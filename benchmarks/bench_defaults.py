@@ -76,8 +76,21 @@ TIME_REFERENCE = "MLPRegressor, unscaled targets"
 PEERS = ("LinearRegression", "RidgeCV", "HistGradientBoosting", "MLPRegressor",
          TIME_REFERENCE, "KNeighbors (CV k)")
 # Candidate defaults of SoftmaxAttentionRegressorCV, each a change of its parameters;
-# "defaults" is the estimator as it is.
-CANDIDATES = {"defaults": {}}
+# "defaults" is the estimator as it is. Written before any of them was fitted on a real set:
+# a linear term beside the attention; attention that reads normal scores, which heavy
+# tails do not rule; restarts at a third and three times the automatic start; longer
+# paths, with the first fold screening the others so that they cost no more time.
+SKIP = {"linear_skip": True}
+RANKS = {**SKIP, "score_features": "ranks"}
+STARTS = {**RANKS, "start_multiples": (0.3, 1.0, 3.0)}
+CANDIDATES = {
+    "defaults": {},
+    "skip": SKIP,
+    "skip, ranks": RANKS,
+    "skip, ranks, 3 starts": STARTS,
+    "skip, ranks, 3 starts, to 100 iterations, screened": {
+        **STARTS, "max_iters": (5, 15, 40, 100), "first_fold_screening": True},
+}
 SUMMARY_FIELDS = ["set", "n", "d", "model", "r2", "fit_time"]
 
 
