@@ -192,7 +192,8 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         training row (in Mahalanobis distance, ``data_radius_``) is pulled back
         to that distance before its scores are computed, so that far rows are
         not predicted by one token's value alone. ``"continue"``: no clipping.
-        The linear limit has no softmax and extrapolates linearly.
+        The linear limit and a skip term extrapolate linearly; normal scores
+        are bounded (constant past the training rows), so never clipped.
 
     warm_start : bool, default=False
         Start from the parameters of the previous fit instead of initializing.

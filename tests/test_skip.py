@@ -8,8 +8,10 @@ from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn._geometry import symmetric_root
 from sklearn_softattn._layer import initial_params, to_raw, to_working
 from sklearn_softattn._problem import build_problem
+from sklearn_softattn._ranks import fit_normal_scores, normal_scores
 
 VARIANTS = {
     "skip": dict(linear_skip=True),
@@ -53,6 +55,51 @@ def test_objective_gradient_matches_finite_differences(variant, preconditioner, 
         f = lambda: objective(K, V, rows)[0]  # noqa: E731
         np.testing.assert_allclose(grad_K, numeric_gradient(f, K), rtol=1e-5, atol=1e-8)
         np.testing.assert_allclose(grad_V, numeric_gradient(f, V), rtol=1e-5, atol=1e-8)
+
+
+def _loo_prediction(X, Y, K, V, S, i, params):
+    """Row i's prediction by the layer with raw parameters ``(K, V, S)`` over the other
+    rows, offsets recomputed without row i: from the definition."""
+    keep = np.arange(len(X)) != i
+    R = X if params.get("score_features") != "ranks" else normal_scores(
+        X, *fit_normal_scores(X, np.ones(len(X))))  # of the features alone: not of y
+    Rc, r = R[keep] - R[keep].mean(0), R[i] - R[keep].mean(0)
+    y_mean = Y[keep].mean(0)
+    scores = Rc @ K.T @ r
+    if params.get("attention_scores") == "distance":
+        scores -= 0.5 * np.einsum("jd,de,je->j", Rc, K, Rc)
+    a = np.exp(scores - scores.max())
+    a /= a.sum()
+    d = X.shape[1]
+    values = Rc @ V[:, :d].T + ((Y[keep] - y_mean) @ V[:, d:].T if V.shape[1] > d else 0)
+    return y_mean + a @ values + S @ (X[i] - X[keep].mean(0))
+
+
+@pytest.mark.parametrize("variant", [v for k, v in VARIANTS.items() if "local" not in k],
+                         ids=[k for k in VARIANTS if "local" not in k])
+def test_leave_one_out_is_exact(variant):
+    """Row i's term of the training objective is the error of the layer fitted without
+    row i (offsets included), skip term too, so changing ``y_i`` changes it only through
+    ``y_i``."""
+    X, Y = _data(n=12, q=2)
+    rng = np.random.default_rng(1)
+    K = rng.standard_normal((3, 3)) * 0.3
+    if variant.get("attention_scores") == "distance":
+        K = K.T @ K + 0.1 * np.eye(3)
+    V = rng.standard_normal((2, 3 + (2 if variant.get("target_tokens") else 0)))
+    S = rng.standard_normal((2, 3))
+    for i in (0, 5):
+        prediction = _loo_prediction(X, Y, K, V, S, i, variant)
+        for shift in (0.0, 7.0):
+            Y_changed = Y.copy()
+            Y_changed[i] += shift
+            problem = _problem(X, Y_changed, **variant)
+            K_w, V_w = to_working(K, np.hstack([V, S]), problem)
+            if problem.objective.metric:
+                K_w = symmetric_root(K_w)
+            term = problem.objective(K_w, V_w, rows=np.array([i]))[0]
+            assert np.isclose(term, 0.5 * np.sum((prediction - Y_changed[i]) ** 2), rtol=1e-9)
+        assert np.allclose(_loo_prediction(X, Y_changed, K, V, S, i, variant), prediction)
 
 
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
@@ -116,12 +163,13 @@ def test_attention_weights_and_the_skip_term_reproduce_predict(variant):
 
 @pytest.mark.parametrize("variant", [v for k, v in VARIANTS.items() if "local" not in k],
                          ids=[k for k in VARIANTS if "local" not in k])
-def test_integer_weights_equal_repeated_rows(variant):
+@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
+def test_integer_weights_equal_repeated_rows(variant, solver):
     """(Local attention's ``n_neighbors`` counts distinct rows: repeats are not weights.)"""
     X, Y = _data(n=30, q=1)
     X[:5, 1] = X[5:10, 1]  # ties, which the normal scores share
     weight = np.random.default_rng(0).integers(1, 4, len(X))
-    params = dict(attention_scale=1.0, solver="lbfgs", max_iter=15, tol=0, random_state=0,
+    params = dict(attention_scale=1.0, solver=solver, max_iter=15, tol=0, random_state=0,
                   **variant)
     with pytest.warns(ConvergenceWarning):
         weighted = SoftmaxAttentionRegressor(**params).fit(X, Y[:, 0], sample_weight=weight)
