@@ -129,6 +129,7 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         return attention_tokens(FittedLayer.of(self), X)
 
+    @handles_float_errors
     def attention_weights(self, X, top_k=None):
         """The softmax weights of each row of ``X`` over the context rows.
 
