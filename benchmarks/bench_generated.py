@@ -1,19 +1,28 @@
-"""How does the CV estimator compare with scikit-learn's regressors on Friedman's three
-generated data sets?
+"""How does the CV estimator compare with scikit-learn's regressors on generated data?
 
     pip install ".[benchmarks]"
     python benchmarks/bench_generated.py            # about 5 minutes on 2 cores
-    python benchmarks/bench_generated.py --n 500    # a quicker look
+    python benchmarks/bench_generated.py --n 20000  # about an hour
     OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --paper-layer
+    python benchmarks/bench_generated.py --attention-layer   # about 5 minutes
+    python benchmarks/bench_generated.py --linear-cost       # about 2 minutes
 
 ``make_friedman1``, ``make_friedman2`` and ``make_friedman3`` with scikit-learn's default
-noise: ``--n`` training rows (default 2000, seed 0) and as many fresh test rows (seed 1);
-each model behind a StandardScaler (the peers of ``_common.peers`` and this package's CV
-estimator at its defaults; with ``--paper-layer`` also as ``_common.PAPER_LAYER``, its
-earlier defaults: the paper's layer with gd, which takes 14 to 120 times the MLP's fit
-time here, so several minutes more), fitted once, one after the other in one process.
-Prints the test R² and the fit time relative to MLPRegressor's in the same run; nothing
-is cached or written.
+noise: ``--n`` training rows (default 2000, seed 0) and ``--test-rows`` fresh test rows
+(default 2000, seed 1); each model behind a StandardScaler (the peers of
+``_common.peers`` and this package's CV estimator at its defaults; with
+``--paper-layer`` also as ``_common.PAPER_LAYER``, its earlier defaults: the paper's
+layer with gd, which takes 14 to 120 times the MLP's fit time here, so several minutes
+more), fitted once, one after the other in one process. Prints the test R² and the fit
+time relative to MLPRegressor's in the same run; nothing is cached or written.
+
+``--attention-layer``: data drawn from the paper's layer
+(:func:`sklearn_softattn.datasets.make_attention_regression`, 8 features, 600 training
+and 2000 test rows, seeds 0 to 7): the CV estimator's test R² over the best linear
+model's (RidgeCV or LinearRegression), per seed and on average. ``--linear-cost``: where
+the linear model is right, ``make_regression(12000, 20, noise=10)`` with 10 000 training
+rows, each fit on one thread: the CV estimator's CPU time over
+``MLPRegressor(max_iter=2000)``'s, and RidgeCV's.
 
 Shown on the selection page of the user guide ("On Friedman's data"; the output of the
 last command is kept in ``benchmarks/results/generated.txt``) and quoted by the
@@ -23,21 +32,24 @@ in-context page and the README.
 import time
 import warnings
 
-from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3
+import numpy as np
+from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3, make_regression
 from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
 
 from _common import markdown_table, package_models, peers, script_parser
+from sklearn_softattn.datasets import make_attention_regression
 
 GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2,
               "make_friedman3": make_friedman3}
 
 
-def measure(n, paper_layer=False):
+def measure(n, paper_layer=False, test_rows=2000):
     """``{set: {model: (test R², fit time)}}``."""
     results = {}
     for name, make in GENERATORS.items():
         X, y = make(n_samples=n, random_state=0)
-        X_test, y_test = make(n_samples=n, random_state=1)
+        X_test, y_test = make(n_samples=test_rows, random_state=1)
         results[name] = {}
         for label, model in {**peers(), **package_models(paper_layer)}.items():
             with warnings.catch_warnings():
@@ -57,14 +69,67 @@ def table(results):
     return markdown_table(["data set", *labels], rows)
 
 
+def attention_layer_gains(seeds=range(8), n=600, test_rows=2000):
+    """Per seed, the CV estimator's test R² less the best linear model's, on data drawn
+    from the paper's layer."""
+    models = peers()
+    linear = [models["RidgeCV"], models["LinearRegression"]]
+    gains = []
+    for seed in seeds:
+        X, y = make_attention_regression(n + test_rows, 8, random_state=seed)
+        (X, X_test), (y, y_test) = np.split(X, [n]), np.split(y, [n])
+        best_linear = max(model.fit(X, y).score(X_test, y_test) for model in linear)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model = package_models()["attention CV"].fit(X, y)
+        gains.append(model.score(X_test, y_test) - best_linear)
+    return gains
+
+
+def linear_cost():
+    """``{model: (test R², CPU time)}`` on one thread where the target is linear."""
+    X, y = make_regression(n_samples=12_000, n_features=20, noise=10, random_state=0)
+    models = {"RidgeCV": peers()["RidgeCV"], **package_models(),
+              "MLPRegressor(max_iter=2000)": peers()["MLPRegressor, unscaled targets"]}
+    results = {}
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for label, model in models.items():
+            start = time.process_time()
+            model.fit(X[:10_000], y[:10_000])
+            results[label] = (model.score(X[10_000:], y[10_000:]),
+                              time.process_time() - start)
+    return results
+
+
 def main(argv=None):
     parser = script_parser(__doc__)
-    parser.add_argument("--n", type=int, default=2000, help="training (and test) rows")
+    parser.add_argument("--n", type=int, default=2000, help="training rows")
+    parser.add_argument("--test-rows", type=int, default=2000, help="fresh test rows")
     parser.add_argument("--paper-layer", action="store_true",
                         help="also the CV estimator's earlier defaults: the paper's layer, gd")
+    parser.add_argument("--attention-layer", action="store_true",
+                        help="the gain over linear models on data drawn from the paper's layer")
+    parser.add_argument("--linear-cost", action="store_true",
+                        help="the fit time where a linear model is right")
     args = parser.parse_args(argv)
-    print(f"Test R² at n = {args.n} (fit time / MLPRegressor's)\n")
-    print(table(measure(args.n, args.paper_layer)))
+    if args.attention_layer:
+        gains = attention_layer_gains()
+        print("Data drawn from the paper's layer (600 training rows, 8 features): the CV "
+              "estimator's test R² over the best linear model's")
+        print("per seed: " + ", ".join(f"{gain:+.3f}" for gain in gains))
+        print(f"mean: {np.mean(gains):+.3f}")
+    elif args.linear_cost:
+        results = linear_cost()
+        reference = results["MLPRegressor(max_iter=2000)"][1]
+        print("make_regression(12000, 20, noise=10), 10 000 training rows, one thread\n")
+        print(markdown_table(["model", "test R²", "CPU time", "/ MLPRegressor's"],
+                             [[label, f"{r2:.4f}", f"{t:.2f} s", f"{t / reference:.2g}"]
+                              for label, (r2, t) in results.items()]))
+    else:
+        print(f"Test R² at n = {args.n}, {args.test_rows} test rows "
+              "(fit time / MLPRegressor's)\n")
+        print(table(measure(args.n, args.paper_layer, args.test_rows)))
 
 
 if __name__ == "__main__":
