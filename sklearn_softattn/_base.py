@@ -14,6 +14,7 @@ from ._layer import (
     attention_queries,
     attention_tokens,
     check_finite,
+    clipped_features,
     handles_float_errors,
     layer_predict,
     predict_neighbors,
@@ -141,8 +142,8 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         term. The score of row ``x`` on context row ``c_j`` is ``t(x)ᵀ key_query_
         t(c_j) + log context_weight_[j]``, less ``½ t(c_j)ᵀ key_query_ t(c_j)``
         with distance scores, so a row of weight ``w_j`` counts ``w_j`` times (and,
-        as in ``predict``, ``x`` is first pulled back to ``data_radius_`` with
-        ``extrapolation="clip"``). With local attention, only the row's nearest
+        as in ``predict``, ``x`` is first clipped and pulled back as
+        ``extrapolation`` says). With local attention, only the row's nearest
         context rows in the fitted metric have a nonzero weight.
 
         Parameters
@@ -167,6 +168,7 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         layer = FittedLayer.of(self)
         n_context = layer.context.shape[0]
+        X = clipped_features(layer, X, self.extrapolation)
         Zq, Zc = attention_queries(layer, X, self.extrapolation)
         KZc = Zc @ layer.key_query.T
         bias = _attention.key_bias(Zc, layer.key_query, layer.attention_scores)

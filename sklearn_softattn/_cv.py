@@ -747,7 +747,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
 
-    extrapolation : {"clip", "continue"}, default="clip"
+    extrapolation : {"clip", "range", "continue"}, default="clip"
         How far rows are scored, in the folds and in ``predict`` (see
         :class:`SoftmaxAttentionRegressor`).
 
@@ -803,8 +803,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         that does not apply.
 
     key_query_, value_, target_value_, skip_coef_, context_, context_weight_, \
-context_targets_, data_radius_, x_offset_, y_offset_, coef_, intercept_, n_iter_, \
-loss_curve_
+context_targets_, data_radius_, data_min_, data_max_, x_offset_, y_offset_, coef_, \
+intercept_, n_iter_, loss_curve_
         As in :class:`SoftmaxAttentionRegressor`, for the model refitted on all
         the data; ``n_iter_`` and ``loss_curve_`` cover its whole path.
 

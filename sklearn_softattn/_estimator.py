@@ -187,13 +187,13 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         Center features and targets by their (weighted) means. If False, the
         data are assumed centered.
 
-    extrapolation : {"clip", "continue"}, default="clip"
+    extrapolation : {"clip", "range", "continue"}, default="clip"
         ``"clip"``: a query farther from the training rows' mean than any
-        training row (in Mahalanobis distance, ``data_radius_``) is pulled back
-        to that distance before its scores are computed, so that far rows are
-        not predicted by one token's value alone. ``"continue"``: no clipping.
-        The linear limit and a skip term extrapolate linearly; normal scores
-        are bounded (constant past the training rows), so never clipped.
+        training row (Mahalanobis distance, ``data_radius_``) is pulled back to
+        that distance for its scores; the linear limit and a skip term
+        extrapolate linearly. ``"range"``: first, each feature is clipped to
+        ``[data_min_, data_max_]`` widened by half its width on each side, for
+        every part. ``"continue"``: no clipping.
 
     warm_start : bool, default=False
         Start from the parameters of the previous fit instead of initializing.
@@ -238,7 +238,11 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
 
     data_radius_ : float
         The largest Mahalanobis distance of a training row from
-        ``x_offset_``: where ``extrapolation="clip"`` pulls farther rows back to.
+        ``x_offset_``: where ``extrapolation`` pulls farther rows back to.
+
+    data_min_, data_max_ : ndarray of shape (n_features,)
+        Each feature's smallest and largest training value (rows of positive
+        weight), which ``extrapolation="range"`` reads.
 
     x_offset_ : ndarray of shape (n_features,)
         Weighted feature means of the context rows (zeros if
@@ -358,7 +362,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         "linear_skip": ["boolean"],
         "score_features": [StrOptions({"features", "ranks"})],
         "fit_intercept": ["boolean"],
-        "extrapolation": [StrOptions({"clip", "continue"})],
+        "extrapolation": [StrOptions({"clip", "range", "continue"})],
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -603,7 +607,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
                 X, Y, sample_weight, params, rng,
                 context=(self.context_, self.context_weight_, self.context_targets_),
                 stored=(self.x_offset_, self.y_offset_, self._covariance),
-                radius=self.data_radius_,
+                radius=self.data_radius_, data_range=(self.data_min_, self.data_max_),
             )
         K, V, progress, _, self._optimizer = solve(
             problem, K, V, params, rng,

@@ -94,6 +94,8 @@ class FittedLayer:
     context_targets: np.ndarray
     context_weight: np.ndarray
     data_radius: float
+    data_min: np.ndarray
+    data_max: np.ndarray
     x_offset: np.ndarray
     y_offset: np.ndarray
     coef: np.ndarray
@@ -192,6 +194,8 @@ def fitted_layer(K, V, problem, y_ndim, linear=False):
         context_targets=problem.context_Y,
         context_weight=problem.objective.context_weight,
         data_radius=problem.radius,
+        data_min=problem.data_range[0],
+        data_max=problem.data_range[1],
         x_offset=problem.x_offset,
         y_offset=problem.y_offset,
         coef=coef[0] if y_ndim == 1 else coef,
@@ -248,15 +252,31 @@ def every_row_context(layer, X, Y, sample_weight, k):
 
 # ---------------------------------------------------------------- prediction
 
+# With extrapolation="range", how far past the training rows' range a query's feature may
+# reach, as a fraction of that range (on each side): far enough that mild extrapolation
+# of a linear trend goes on, near enough that a test row several ranges out (an entry
+# error, another unit) does not carry a linear term with it.
+RANGE_MARGIN = 0.5
+
+
+def clipped_features(layer, X, extrapolation):
+    """Validated ``X`` as every part of the layer reads it: with
+    ``extrapolation="range"``, each feature clipped to the training rows' range widened
+    by :data:`RANGE_MARGIN` of it on each side (a new array); otherwise ``X`` itself."""
+    if extrapolation != "range":
+        return X
+    reach = RANGE_MARGIN * (layer.data_max - layer.data_min)
+    return np.clip(X, layer.data_min - reach, layer.data_max + reach)
+
+
 def centered_queries(layer, X, extrapolation):
     """Validated ``X`` centered by ``x_offset``, as the softmax sees it: with
-    ``extrapolation="clip"``, a row whose Mahalanobis distance from ``x_offset``
-    exceeds ``data_radius`` (the largest of a training row) is pulled back along
-    its ray to that distance; rows within it are unchanged. The distances are
-    invariant under invertible linear maps of the features, and so is the clipped
-    model."""
+    ``extrapolation`` ``"clip"`` or ``"range"``, a row whose Mahalanobis distance
+    from ``x_offset`` exceeds ``data_radius`` (the largest of a training row) is
+    pulled back along its ray to that distance; rows within it are unchanged. The
+    distances are invariant under invertible linear maps of the features."""
     Xc = X - layer.x_offset
-    if extrapolation == "clip":
+    if extrapolation in ("clip", "range"):
         norms = mahalanobis_norms(Xc, layer.distance)
         far = norms > layer.data_radius
         Xc[far] *= (layer.data_radius / norms[far])[:, None]
@@ -293,10 +313,11 @@ def predict_neighbors(layer, Zq, Zc):
 def layer_predict(layer, X, extrapolation="clip"):
     """Predictions of a :class:`FittedLayer` at validated ``X``; 1-D for a 1-D ``coef``.
 
-    The linear limit predicts with ``coef``: it has no softmax, and extrapolates
-    as the linear model it is; at a positive scale the scores read the queries of
-    :func:`attention_queries`, and a skip term extrapolates linearly.
+    Every part reads the :func:`clipped_features` of ``X``. The linear limit predicts
+    with ``coef``: it has no softmax; at a positive scale the scores read the queries
+    of :func:`attention_queries`, and a skip term the features.
     """
+    X = clipped_features(layer, X, extrapolation)
     if layer.linear:
         coef = np.atleast_2d(layer.coef)
         # In the fitted model's dtype, as the layer's predictions are: a float32 query

@@ -157,7 +157,8 @@ class Problem:
     centered features to working coordinates and ``W`` whitens them (``Wᵀ Σ̂ W = I``).
     ``loss_scale`` is the loss of predicting the mean, ``L₀``; ``radius`` is the
     largest Mahalanobis distance ``‖(x - x̄) P‖`` of a training query, for the
-    ``distance`` map ``P`` (:func:`~._geometry.distance_map`). With target tokens,
+    ``distance`` map ``P`` (:func:`~._geometry.distance_map`), and ``data_range`` the
+    training queries' smallest and largest value of each feature. With target tokens,
     ``context_Y`` holds the context rows' raw targets and ``target_covariance`` their
     weighted covariance with the context rows' features (q × d); both None without.
     ``X``, ``Y`` and ``weight`` are the training rows as the problem orders them.
@@ -180,6 +181,7 @@ class Problem:
     context_X: np.ndarray
     distance: np.ndarray
     radius: float
+    data_range: tuple
     x_offset: np.ndarray
     y_offset: np.ndarray
     covariance: np.ndarray
@@ -276,7 +278,7 @@ def statistics(X, Y, sample_weight, context, fit_intercept):
 
 
 def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None,
-                  radius=0.0):
+                  radius=0.0, data_range=None):
     """The training problem of the rows ``X``, ``Y`` (2-D) of positive weight.
 
     ``params`` are :class:`~sklearn_softattn.SoftmaxAttentionRegressor`'s (a dict,
@@ -285,9 +287,9 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     apply. By default the context, offsets and covariance come from the training
     rows themselves (``fit``: the context drawn from ``rng``); ``partial_fit``
     passes the stored ones, ``context=(rows, weights, targets)`` and
-    ``stored=(x_offset, y_offset, covariance)``, with the ``radius`` of its
-    earlier batches, and its rows are then new queries, which may widen that
-    radius. The solver works in the coordinates of :class:`Coordinates`; with
+    ``stored=(x_offset, y_offset, covariance)``, with the ``radius`` and the
+    ``data_range`` of its earlier batches, and its rows are then new queries, which
+    may widen them. The solver works in the coordinates of :class:`Coordinates`; with
     ``score_features="ranks"`` the attention reads the features' normal scores
     (fitted on these rows), with ``linear_skip`` a linear term reads the features.
     """
@@ -359,9 +361,13 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     loss_scale = float(0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum())
     distance = distance_map(covariance)
     radius = max(radius, float(mahalanobis_norms(Xc, distance).max()))
+    low, high = X.min(axis=0), X.max(axis=0)
+    if data_range is not None:
+        low, high = np.minimum(low, data_range[0]), np.maximum(high, data_range[1])
     return Problem(objective, X=X, Y=Y, Xc=Xc, Yc=Yc, T=linear.T, T_inv=linear.T_inv,
                    W=linear.W, W_inv=linear.W_inv, context_X=context_X, distance=distance,
-                   radius=radius, x_offset=x_offset, y_offset=y_offset,
+                   radius=radius, data_range=(low, high), x_offset=x_offset,
+                   y_offset=y_offset,
                    covariance=covariance, loss_scale=loss_scale, score=score,
                    score_map=score_map, context_Y=context_Y,
                    target_covariance=target_covariance,

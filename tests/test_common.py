@@ -46,7 +46,7 @@ def _expected_failed_checks(estimator):
         SoftmaxAttentionRegressor(attention_scale=1.0, target_tokens=True,
                                   attention_scores="distance", solver="lbfgs", max_iter=20,
                                   renormalize=False, max_context=50, context_neighbors=16),
-        SoftmaxAttentionRegressor(linear_skip=True),
+        SoftmaxAttentionRegressor(linear_skip=True, extrapolation="range"),
         SoftmaxAttentionRegressor(linear_skip=True, score_features="ranks", solver="lbfgs",
                                   attention_scores="distance", max_iter=20),
         SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], balance_strengths=[0.0, 10.0],

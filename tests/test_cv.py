@@ -658,20 +658,22 @@ def test_a_scorer_scores_each_points_predictions(small):
 
 def test_extrapolation_applies_to_the_validation_rows(friedman):
     # Rows far out in the data: the inner folds' validation rows among them are
-    # clipped (the default) or not, as the refit model's predict rows are.
+    # pulled back (the default), clipped or not, as the refit model's predict rows are.
     X, y = friedman
     X = X.copy()
     X[:6, 0] += np.array([30.0, -30.0, 40.0, -40.0, 50.0, -50.0])
     scores = {}
-    for extrapolation in ("clip", "continue"):
+    for extrapolation in ("clip", "range", "continue"):
         reg = SoftmaxAttentionRegressorCV(**dict(FAST, attention_scales=[0.0, 0.5, 2.0],
                                                  balance_strengths=[0.0]),
                                           extrapolation=extrapolation).fit(X, y)
         scores[extrapolation] = reg.score_path_
         assert reg.extrapolation == extrapolation
-    # The linear limit is never clipped; the attention points are.
+    # "clip" leaves the linear limit alone and pulls the attention's queries back;
+    # clipping the features to their range moves the linear limit too.
     np.testing.assert_array_equal(scores["clip"][0], scores["continue"][0])
     assert not np.array_equal(scores["clip"][1:], scores["continue"][1:])
+    assert not np.array_equal(scores["range"][0], scores["clip"][0])
 
 
 def test_path_stop_fires_after_count_consecutive_falls_below_the_best_so_far():

@@ -585,6 +585,39 @@ def test_extrapolation_leaves_the_linear_limit_linear(far_rows):
                                    rtol=1e-12)
 
 
+@pytest.mark.parametrize("params", [dict(attention_scale=0), dict(attention_scale=1.0),
+                                    dict(attention_scale=1.0, linear_skip=True)])
+def test_extrapolation_range_clips_each_feature_to_the_widened_range(far_rows, params):
+    X, y, X_new = far_rows
+    reg = SoftmaxAttentionRegressor(extrapolation="range", max_iter=10, random_state=0,
+                                    **params).fit(X, y)
+    np.testing.assert_array_equal(reg.data_min_, X.min(axis=0))
+    np.testing.assert_array_equal(reg.data_max_, X.max(axis=0))
+    reach = 0.5 * (reg.data_max_ - reg.data_min_)
+    clipped = np.clip(X_new, reg.data_min_ - reach, reg.data_max_ + reach)
+    assert not np.array_equal(clipped, X_new)  # the far rows are far
+    before = X_new.copy()
+    np.testing.assert_array_equal(reg.predict(X_new), reg.predict(clipped))
+    np.testing.assert_array_equal(X_new, before)
+    # within the widened range, "range" is "clip"
+    reg.set_params(extrapolation="clip")
+    inside = reg.predict(clipped)
+    reg.set_params(extrapolation="range")
+    np.testing.assert_array_equal(reg.predict(clipped), inside)
+    # and the attention weights see the same clipped rows
+    if params["attention_scale"] > 0:
+        np.testing.assert_array_equal(reg.attention_weights(X_new),
+                                      reg.attention_weights(clipped))
+
+
+def test_partial_fit_widens_the_range(far_rows):
+    X, y, _ = far_rows
+    reg = SoftmaxAttentionRegressor(0.3, random_state=0).partial_fit(X[:150], y[:150])
+    reg.partial_fit(X[150:] * 3, y[150:])
+    np.testing.assert_array_equal(reg.data_min_, np.minimum(X[:150].min(0), 3 * X[150:].min(0)))
+    np.testing.assert_array_equal(reg.data_max_, np.maximum(X[:150].max(0), 3 * X[150:].max(0)))
+
+
 def test_partial_fit_widens_the_radius(far_rows):
     X, y, _ = far_rows
     reg = SoftmaxAttentionRegressor(0.3, random_state=0).partial_fit(X[:150], y[:150])

@@ -130,7 +130,7 @@ def test_fit_gives_finite_predictions_or_a_clear_error(data, params):
 
 # ---------------------------------------------------------------- the newer options
 # Both estimators over target tokens, distance scores, local attention, the sampled
-# context, the skip term, normal scores, the iteration counts, L-BFGS and sample weights of any size, in float32 and
+# context, the skip term, normal scores, extrapolation, the iteration counts, L-BFGS and sample weights of any size, in float32 and
 # float64: finite predictions of the right shape, or a ValueError or TypeError that
 # names the parameter or the input at fault; no numpy RuntimeWarning on the way.
 
@@ -171,6 +171,7 @@ layer_options = st.fixed_dictionaries({
     "renormalize": st.booleans(),
     "linear_skip": st.booleans(),
     "score_features": st.sampled_from(["features", "ranks"]),
+    "extrapolation": st.sampled_from(["clip", "range", "continue"]),
 })
 base_options = st.fixed_dictionaries({
     "attention_scale": st.sampled_from([0.0, 0.1, 1.0, 10.0]),
