@@ -94,6 +94,15 @@ CANDIDATES = {
     # which the linear-cost target asks for, and the restarts without the skip term.
     "screened": {"first_fold_screening": True},
     "3 starts, screened": {"start_multiples": (0.3, 1.0, 3.0), "first_fold_screening": True},
+    # Added after those seven were fitted: features clipped to their widened training
+    # range (extrapolation="range"), alone and with the changes above.
+    "range": {"extrapolation": "range"},
+    "range, screened": {"extrapolation": "range", "first_fold_screening": True},
+    "range, 3 starts, screened": {"extrapolation": "range", "start_multiples": (0.3, 1.0, 3.0),
+                                  "first_fold_screening": True},
+    "range, skip, ranks, 3 starts, to 100 iterations, screened": {
+        **STARTS, "extrapolation": "range", "max_iters": (5, 15, 40, 100),
+        "first_fold_screening": True},
 }
 SUMMARY_FIELDS = ["set", "n", "d", "model", "r2", "fit_time"]
 
