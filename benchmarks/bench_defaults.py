@@ -37,6 +37,7 @@ used to choose.
 """
 
 import csv
+import os
 import statistics
 import sys
 import time
@@ -127,7 +128,10 @@ def dataset(name, max_rows):
     if not path.exists():
         X, y, _ = load(candidates()[name], max_rows)
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, X=X, y=y)
+        # Written whole, then renamed: the other process may be reading the same set.
+        partial = path.with_name(f"{path.stem}.{os.getpid()}.npz")
+        np.savez(partial, X=X, y=y)
+        os.replace(partial, path)
     with np.load(path) as data:
         return data["X"], data["y"]
 
