@@ -14,9 +14,11 @@ is behind a ``StandardScaler``, scored by ``KFold(3, shuffle=True, random_state=
 fit on one thread, in two processes sharing two cores. A fit's time is the CPU time of its
 process (one thread), so that fits cached in runs under other loads compare. Fits are
 cached outside the repository (``$SOFTATTN_BENCHMARK_CACHE``); a run
-resumes where the last stopped. A first run of a half fits its peers in about an hour,
-each candidate in about as long; the summary is ``results/defaults_<half>[_large].csv``,
-which the selection page's tables come from.
+resumes where the last stopped. A first run of the confirmation half, its six peers and
+the defaults, takes about 4 minutes on 2 cores; the development half's large sets about
+2 minutes per model, a candidate with restarts about 5. The summary is
+``results/defaults_<half>[_large].csv``, which the selection and halves pages' tables come
+from; ``--analyse`` prints the large sets' tables too where their summary exists.
 
 The rule, written before any candidate was fitted, applied to the development half only:
 
@@ -272,7 +274,7 @@ def by_set(results, shapes):
 def analyse(which):
     results, shapes = read_summary(summary_path(which))
     large_path = summary_path(which, large=True)
-    large = read_summary(large_path)[0] if Path(large_path).exists() else None
+    large, large_shapes = read_summary(large_path) if Path(large_path).exists() else (None, {})
     print(f"The {which} half: {len(shapes)} real sets, {N_FOLDS}-fold shuffled R², at most "
           f"{MAX_ROWS} rows (benchmarks/results/{summary_path(which).name})\n")
     if which == "development":
@@ -280,6 +282,11 @@ def analyse(which):
         print(table, f"\n\nThe rule's choice: {choice}\n")
     print(overview(results), "\n")
     print(by_set(results, shapes))
+    if large:
+        print(f"\nThe sets of at least {LARGE_ROWS} rows, up to {LARGE_MAX_ROWS} "
+              f"(benchmarks/results/{large_path.name})\n")
+        print(overview(large), "\n")
+        print(by_set(large, large_shapes))
 
 
 def main(argv=None):
