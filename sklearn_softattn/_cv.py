@@ -670,9 +670,9 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     first_fold_screening : bool, default=False
         Fit the first fold alone first; on the others, a path goes on past its
         linear limit only if it scored above the best linear limit on that fold.
-        Where the data are linear the other folds then fit the linear limits
-        only, for about a fifth of the cost; where the attention layer wins it
-        costs nothing. Not with a single split.
+        Where the data are linear the fit costs about a fifth as much; a path
+        that the first fold alone misjudges is lost, so set it where many fits
+        are expected to take the linear limit. Not with a single split.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
