@@ -279,13 +279,13 @@ def analyse(which):
           f"{MAX_ROWS} rows (benchmarks/results/{summary_path(which).name})\n")
     if which == "development":
         choice, table = verdict(results, large)
-        print(table, f"\n\nThe rule's choice: {choice}\n")
-    print(overview(results), "\n")
+        print(f"{table}\n\nThe rule's choice: {choice}\n")
+    print(overview(results) + "\n")
     print(by_set(results, shapes))
     if large:
         print(f"\nThe sets of at least {LARGE_ROWS} rows, up to {LARGE_MAX_ROWS} "
               f"(benchmarks/results/{large_path.name})\n")
-        print(overview(large), "\n")
+        print(overview(large) + "\n")
         print(by_set(large, large_shapes))
 
 

@@ -1,7 +1,9 @@
 """benchmarks/bench_defaults.py: the rule that chooses the CV estimator's defaults."""
 
+import re
+
 import pytest
-from _scripts import load_script
+from _scripts import ROOT, load_script
 
 
 @pytest.fixture(scope="module")
@@ -61,3 +63,35 @@ def test_none_qualifying_keeps_the_defaults(bench, two_candidates):
     results = _results(bench, {"defaults": ([0.3] * 40, [2.0] * 40),
                                "other": ([0.3] * 40, [2.0] * 40)})
     assert bench.verdict(results)[0] == "defaults (none qualifies)"
+
+
+def _block(page, name, command):
+    text = (ROOT / "doc" / "user_guide" / page).read_text(encoding="utf-8")
+    found = re.search(f"<!-- {name}: written by {re.escape(command)} -->\n(.*?)\n"
+                      f"<!-- end of {name} -->", text, re.S)
+    assert found, (page, name)
+    return found.group(1)
+
+
+@pytest.mark.parametrize("which", ["development", "confirmation"])
+def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
+    """The README's real-data table, the selection page's and each half's page are what
+    ``bench_defaults.py --half <half> --analyse`` prints from the committed summaries."""
+    command = f"python benchmarks/bench_defaults.py --half {which} --analyse"
+    bench.main(["--half", which, "--analyse"])
+    printed = capsys.readouterr().out
+    blocks = [b.strip() for b in printed.split("\n\n")]
+    tables = [b for b in blocks if b.startswith("|")]
+    page = _block(f"{which}.md", which, command)
+    for part in page.split("\n\n"):
+        assert part in blocks
+    if which == "confirmation":
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        assert tables[0] in readme and command in readme
+        assert _block("selection.md", "confirmation", command) == tables[0]
+        assert tables[1] in page  # every set
+    else:
+        verdict = _block("selection.md", "verdict", command)
+        assert verdict.startswith(tables[0])
+        assert verdict.endswith(blocks[blocks.index(tables[0]) + 1] + ".")
+        assert tables[2] in page  # every set
