@@ -56,6 +56,9 @@ def _expected_failed_checks(estimator):
         SoftmaxAttentionRegressorCV(),  # the defaults: the learned sharpness
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), linear_skip=True,
                                     score_features="ranks"),
+        # Restarts, the first fold screening the others, and features clipped to their range.
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), start_multiples=(0.3, 1.0, 3.0),
+                                    first_fold_screening=True, extrapolation="range"),
         # A context sampled from the checks' rows, and the nearest of every row instead.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,
                                     context_neighbors=4),
