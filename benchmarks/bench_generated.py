@@ -2,7 +2,9 @@
 
     pip install ".[benchmarks]"
     python benchmarks/bench_generated.py            # about 5 minutes on 2 cores
-    python benchmarks/bench_generated.py --n 20000  # about an hour
+    python benchmarks/bench_generated.py --n 20000  # over an hour (MLKR is O(n²))
+    python benchmarks/bench_generated.py --n 20000 --model "attention CV" \
+        --model "MLPRegressor, unscaled targets"   # about 5 minutes
     OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --paper-layer
     python benchmarks/bench_generated.py --attention-layer   # about 5 minutes
     python benchmarks/bench_generated.py --linear-cost       # about 2 minutes
@@ -48,14 +50,22 @@ GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2
               "make_friedman3": make_friedman3}
 
 
-def measure(n, paper_layer=False, test_rows=2000):
-    """``{set: {model: (test R², fit time)}}``."""
+def measure(n, paper_layer=False, test_rows=2000, labels=None):
+    """``{set: {model: (test R², fit time)}}``; with ``labels``, those models and the
+    time reference, MLPRegressor, only."""
+    models = {**peers(), **package_models(paper_layer)}
+    if labels:
+        unknown = sorted(set(labels) - set(models))
+        if unknown:
+            raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(models)}")
+        models = {label: m for label, m in models.items()
+                  if label in labels or label == "MLPRegressor"}
     results = {}
     for name, make in GENERATORS.items():
         X, y = make(n_samples=n, random_state=0)
         X_test, y_test = make(n_samples=test_rows, random_state=1)
         results[name] = {}
-        for label, model in {**peers(), **package_models(paper_layer)}.items():
+        for label, model in models.items():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 start = time.perf_counter()
@@ -119,6 +129,8 @@ def main(argv=None):
                         help="the gain over linear models on data drawn from the paper's layer")
     parser.add_argument("--linear-cost", action="store_true",
                         help="the fit time where a linear model is right")
+    parser.add_argument("--model", action="append",
+                        help="fit these models only, besides MLPRegressor (repeatable)")
     args = parser.parse_args(argv)
     if args.attention_layer:
         gains = attention_layer_gains()
@@ -136,7 +148,7 @@ def main(argv=None):
     else:
         print(f"Test R² at n = {args.n}, {args.test_rows} test rows "
               "(fit time / MLPRegressor's)\n")
-        print(table(measure(args.n, args.paper_layer, args.test_rows)))
+        print(table(measure(args.n, args.paper_layer, args.test_rows, args.model)))
 
 
 if __name__ == "__main__":

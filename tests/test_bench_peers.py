@@ -69,3 +69,13 @@ def test_generated_table_has_every_set_and_model(generated, monkeypatch):
     assert [row.split(" | ")[0] for row in table[2:]] == [
         "| make_friedman1", "| make_friedman2", "| make_friedman3"]
     assert all("(1×)" in row.split(" | ")[1] for row in table[2:])
+
+
+def test_generated_fits_the_models_asked_for_and_the_time_reference(generated, monkeypatch):
+    monkeypatch.setattr(generated, "peers", lambda: {"MLPRegressor": RidgeCV(),
+                                                    "RidgeCV": RidgeCV(), "other": RidgeCV()})
+    monkeypatch.setattr(generated, "package_models", lambda *args, **kwargs: {})
+    results = generated.measure(50, labels=["other"])
+    assert all(list(r) == ["MLPRegressor", "other"] for r in results.values())
+    with pytest.raises(SystemExit, match="unknown models: nope"):
+        generated.measure(50, labels=["nope"])
