@@ -85,6 +85,12 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         check_finite(layer)
         vars(self).update(layer.attributes())
 
+    def _fitted_layer(self, X):
+        """The fitted layer, and ``X`` validated as its queries."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        return FittedLayer.of(self), X
+
     @handles_float_errors
     def predict(self, X):
         """Predict with the attention layer over the stored context.
@@ -105,9 +111,8 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         y_pred : ndarray of shape (n_samples,) or (n_samples, n_targets)
             Predicted values; 1-D when ``fit`` saw a 1-D ``y``.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        return layer_predict(FittedLayer.of(self), X, self.extrapolation)
+        layer, X = self._fitted_layer(X)
+        return layer_predict(layer, X, self.extrapolation)
 
     @handles_float_errors
     def attention_tokens(self, X):
@@ -126,9 +131,8 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
             training rows, interpolated between them and constant beyond),
             centred on the context rows' mean.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        return attention_tokens(FittedLayer.of(self), X)
+        layer, X = self._fitted_layer(X)
+        return attention_tokens(layer, X)
 
     @handles_float_errors
     def attention_weights(self, X, top_k=None):
@@ -164,9 +168,7 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
             With ``top_k``: the positions in ``context_`` of each sample's
             heaviest rows and their weights, by decreasing weight.
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
-        layer = FittedLayer.of(self)
+        layer, X = self._fitted_layer(X)
         n_context = layer.context.shape[0]
         X = clipped_features(layer, X, self.extrapolation)
         Zq, Zc = attention_queries(layer, X, self.extrapolation)
