@@ -6,10 +6,10 @@ import pytest
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 
+from _layer_data import layer_data as _data, layer_problem as _problem
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._geometry import Renormalization, change_basis, symmetric_root
 from sklearn_softattn._init import isotropic_init, spectral_init
-from sklearn_softattn._problem import build_problem
 
 VARIANTS = [
     dict(target_tokens=True, attention_scores="bilinear"),
@@ -17,19 +17,6 @@ VARIANTS = [
     dict(target_tokens=True, attention_scores="distance"),
 ]
 IDS = ["targets", "distance", "targets+distance"]
-
-
-def _data(n=40, d=3, q=1, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, d)) * [1.0, 3.0, 0.5][:d]
-    Y = np.sin(X @ rng.standard_normal((d, q))) + 0.1 * rng.standard_normal((n, q))
-    return X, Y
-
-
-def _problem(X, Y, weight=None, **params):
-    params = SoftmaxAttentionRegressor(**params).get_params()
-    weight = np.ones(len(X)) if weight is None else weight
-    return build_problem(X, Y, weight, params, np.random.RandomState(0))
 
 
 def _raw_params(d, q, target_tokens, distance, seed=1):
