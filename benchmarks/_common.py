@@ -471,7 +471,43 @@ def conclude(rows, result, versus, otherwise):
     print("SUMMARY " + json.dumps({"fits": rows, **result}))
 
 
-# ---------------------------------------------------------------- tables
+# ---------------------------------------------------------------- summary files and tables
+
+# A summary file: a row per set and model, its R² and fit time averaged over the folds.
+SUMMARY_FIELDS = ["set", "n", "d", "model", "r2", "fit_time"]
+
+
+def write_summary(rows, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def read_summary(path, known=None):
+    """``{model: {set: (r2, fit_time)}}`` and ``{set: (n, d)}`` from a summary file; a set
+    that the registry does not list as eligible is an error naming it."""
+    known = set(eligible_names() if known is None else known)
+    results, shapes = {}, {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            if row["set"] not in known:
+                raise SystemExit(f"{path.name}: the set {row['set']!r} is not an eligible set "
+                                 "of the registry (benchmarks/datasets.csv)")
+            results.setdefault(row["model"], {})[row["set"]] = (float(row["r2"]),
+                                                                float(row["fit_time"]))
+            shapes[row["set"]] = int(row["n"]), int(row["d"])
+    return results, shapes
+
+
+def by_set(results, shapes):
+    """Every set's R² per model, a row a set in the order of their names."""
+    labels = list(results)
+    rows = [[name, f"{n} × {d}", *(f"{results[m][name][0]:.3f}" for m in labels)]
+            for name, (n, d) in sorted(shapes.items(), key=lambda kv: kv[0].lower())]
+    return markdown_table(["data set", "n × d", *labels], rows)
+
 
 def markdown_table(header, rows):
     """A Markdown table as one string (no trailing newline)."""

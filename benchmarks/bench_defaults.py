@@ -17,7 +17,7 @@ cached outside the repository (``$SOFTATTN_BENCHMARK_CACHE``); a run
 resumes where the last stopped. A first run of the confirmation half, its six peers and
 the defaults, takes about 4 minutes on 2 cores; the development half's large sets about
 2 minutes per model, a candidate with restarts about 5. The summary is
-``results/defaults_<half>[_large].csv``, which the selection and halves pages' tables come
+``results/defaults_<half>[_large].csv``, which the selection, development and confirmation pages' tables come
 from; ``--analyse`` prints the large sets' tables too where their summary exists.
 
 The rule, written before any candidate was fitted, applied to the development half only:
@@ -58,6 +58,7 @@ from sklearn_softattn import SoftmaxAttentionRegressorCV
 
 from _common import (
     RESULTS,
+    by_set,
     cache_dir,
     cached,
     candidates,
@@ -67,7 +68,9 @@ from _common import (
     markdown_table,
     model_key,
     peers,
+    read_summary,
     script_parser,
+    write_summary,
 )
 
 MAX_ROWS, LARGE_ROWS, LARGE_MAX_ROWS, N_FOLDS = 5000, 10_000, 20_000, 3
@@ -107,7 +110,6 @@ CANDIDATES = {
         **STARTS, "extrapolation": "range", "max_iters": (5, 15, 40, 100),
         "first_fold_screening": True},
 }
-SUMMARY_FIELDS = ["set", "n", "d", "model", "r2", "fit_time"]
 
 
 def models(labels=None):
@@ -190,25 +192,6 @@ def summary_path(which, large=False):
     return RESULTS / f"defaults_{which}{'_large' if large else ''}.csv"
 
 
-def write_summary(rows, path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(sorted(rows, key=lambda r: (r["set"].lower(), r["model"])))
-
-
-def read_summary(path):
-    """``{model: {set: (r2, fit_time)}}`` and ``{set: (n, d)}`` of a summary file."""
-    results, shapes = {}, {}
-    with open(path, newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            results.setdefault(row["model"], {})[row["set"]] = (float(row["r2"]),
-                                                                float(row["fit_time"]))
-            shapes[row["set"]] = int(row["n"]), int(row["d"])
-    return results, shapes
-
-
 def statistics_of(results, label, large=None):
     """The rule's statistics of one model (see the module docstring)."""
     by_set, linear, reference = results[label], results[LINEAR_REFERENCE], results[TIME_REFERENCE]
@@ -264,13 +247,6 @@ def overview(results):
                            f"median fit time / {TIME_REFERENCE}"], rows)
 
 
-def by_set(results, shapes):
-    labels = list(results)
-    rows = [[name, f"{n} × {d}", *(f"{results[m][name][0]:.3f}" for m in labels)]
-            for name, (n, d) in sorted(shapes.items(), key=lambda kv: kv[0].lower())]
-    return markdown_table(["data set", "n × d", *labels], rows)
-
-
 def analyse(which):
     results, shapes = read_summary(summary_path(which))
     large_path = summary_path(which, large=True)
@@ -308,7 +284,7 @@ def main(argv=None):
             kept = [r for r in csv.DictReader(open(path, encoding="utf-8"))
                     if r["model"] not in args.model]
             rows = kept + rows
-        write_summary(rows, path)
+        write_summary(sorted(rows, key=lambda r: (r["set"].lower(), r["model"])), path)
     if not args.large:
         analyse(args.half)
 

@@ -33,7 +33,6 @@ How the defaults were chosen on this panel, in rounds with rules written before 
 fits, is in the user guide's benchmark log.
 """
 
-import csv
 import statistics
 import sys
 import time
@@ -48,6 +47,7 @@ from sklearn_softattn import SoftmaxAttentionRegressorCV
 from _common import (
     RESULTS,
     Recorder,
+    by_set,
     cached,
     candidates,
     eligible_names,
@@ -56,11 +56,12 @@ from _common import (
     model_key,
     package_models,
     peers,
+    read_summary,
     script_parser,
+    write_summary,
 )
 
 N_FOLDS = 5
-SUMMARY_FIELDS = ["set", "n", "d", "model", "r2", "fit_time"]
 # The reference of the time ratios and of the shortfall count.
 TIME_REFERENCE, LINEAR_REFERENCE = "MLPRegressor", "RidgeCV"
 # The ablation of the defaults (--ablation): each option of the in-context layer off, and
@@ -144,30 +145,6 @@ def fit(names, max_rows=None, ablation=False, only_models=None):
     return rows
 
 
-def write_summary(rows, path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-
-
-def read_summary(path, known=None):
-    """``{model: {set: (r2, fit_time)}}`` and ``{set: (n, d)}`` from a summary file; a set
-    that the registry does not list as eligible is an error naming it."""
-    known = set(eligible_names() if known is None else known)
-    results, shapes = {}, {}
-    with open(path, newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            if row["set"] not in known:
-                raise SystemExit(f"{path.name}: the set {row['set']!r} is not an eligible set "
-                                 "of the registry (benchmarks/datasets.csv)")
-            results.setdefault(row["model"], {})[row["set"]] = (float(row["r2"]),
-                                                                float(row["fit_time"]))
-            shapes[row["set"]] = int(row["n"]), int(row["d"])
-    return results, shapes
-
-
 def overview(results):
     """The README's table: per model, the sets, the mean R² (also with every R² below 0,
     worse than predicting the mean, counted as 0: a few sets' folds that hold extreme
@@ -175,22 +152,14 @@ def overview(results):
     RidgeCV and the median ratio of its fit time to MLPRegressor's."""
     reference, linear = results[TIME_REFERENCE], results[LINEAR_REFERENCE]
     rows = []
-    for label, by_set in results.items():
-        r2 = [v[0] for v in by_set.values()]
-        rows.append([label, len(r2), f"{np.mean(r2):.3f}", f"{clipped_mean(by_set):.3f}",
-                     f"{np.median(r2):.3f}", len(below(by_set, linear, 0.02)),
-                     f"{time_ratio(by_set, reference):.2g}"])
+    for label, scores in results.items():
+        r2 = [v[0] for v in scores.values()]
+        rows.append([label, len(r2), f"{np.mean(r2):.3f}", f"{clipped_mean(scores):.3f}",
+                     f"{np.median(r2):.3f}", len(below(scores, linear, 0.02)),
+                     f"{time_ratio(scores, reference):.2g}"])
     header = ["model", "sets", "mean R²", "mean of max(R², 0)", "median R²",
               f"sets > 0.02 below {LINEAR_REFERENCE}", f"median fit time / {TIME_REFERENCE}"]
     return markdown_table(header, rows)
-
-
-def by_set(results, shapes):
-    """Every set's R² per model (its fit time relative to MLPRegressor's in brackets)."""
-    labels = list(results)
-    rows = [[name, f"{n} × {d}", *(f"{results[m][name][0]:.3f}" for m in labels)]
-            for name, (n, d) in sorted(shapes.items(), key=lambda kv: kv[0].lower())]
-    return markdown_table(["data set", "n × d", *labels], rows)
 
 
 def analyse(path):

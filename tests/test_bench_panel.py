@@ -106,15 +106,15 @@ def test_fit_caches_each_fold_and_refits_a_corrupt_entry(bench, monkeypatch, tmp
     assert entries[1].exists()
 
 
-def test_summary_with_a_set_the_registry_does_not_know_fails_naming_it(bench, tmp_path):
+def test_summary_with_a_set_the_registry_does_not_know_fails_naming_it(common, tmp_path):
     path = tmp_path / "panel.csv"
     with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=bench.SUMMARY_FIELDS)
+        writer = csv.DictWriter(f, fieldnames=common.SUMMARY_FIELDS)
         writer.writeheader()
         writer.writerow({"set": "Atlantis", "n": 100, "d": 3, "model": "RidgeCV", "r2": 0.5,
                          "fit_time": 0.01})
     with pytest.raises(SystemExit, match="'Atlantis'"):
-        bench.read_summary(path)
+        common.read_summary(path)
 
 
 def test_overview_counts_and_ratios():
