@@ -2,6 +2,8 @@
 in-context layer and of the skip term."""
 
 import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 from sklearn_softattn import SoftmaxAttentionRegressor
 from sklearn_softattn._problem import build_problem
@@ -23,3 +25,16 @@ def layer_problem(X, Y, weight=None, **params):
     params = SoftmaxAttentionRegressor(**params).get_params()
     weight = np.ones(len(X)) if weight is None else weight
     return build_problem(X, Y, weight, params, np.random.RandomState(0))
+
+
+def assert_weights_are_repeated_rows(X, y, weight, X_new, **params):
+    """``SoftmaxAttentionRegressor(**params)`` fitted with integer ``weight`` predicts on
+    ``X_new`` as when fitted on the rows repeated that many times (both fits stop at
+    ``max_iter``, with a ConvergenceWarning)."""
+    with pytest.warns(ConvergenceWarning):
+        weighted = SoftmaxAttentionRegressor(**params).fit(X, y, sample_weight=weight)
+    with pytest.warns(ConvergenceWarning):
+        repeated = SoftmaxAttentionRegressor(**params).fit(np.repeat(X, weight, axis=0),
+                                                           np.repeat(y, weight))
+    np.testing.assert_allclose(weighted.predict(X_new), repeated.predict(X_new), rtol=1e-6,
+                               atol=1e-8)

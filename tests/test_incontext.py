@@ -6,7 +6,8 @@ import pytest
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 
-from _layer_data import layer_data as _data, layer_problem as _problem
+from _layer_data import assert_weights_are_repeated_rows, layer_data as _data
+from _layer_data import layer_problem as _problem
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._geometry import Renormalization, change_basis, symmetric_root
 from sklearn_softattn._init import isotropic_init, spectral_init
@@ -159,14 +160,7 @@ def test_integer_weights_equal_repeated_rows(variant):
     X, Y = _data(n=30, q=1)
     weight = np.random.default_rng(0).integers(1, 4, len(X))
     params = dict(attention_scale=1.0, solver="lbfgs", max_iter=15, random_state=0, **variant)
-    with pytest.warns(ConvergenceWarning):
-        weighted = SoftmaxAttentionRegressor(**params).fit(X, Y[:, 0], sample_weight=weight)
-    with pytest.warns(ConvergenceWarning):
-        repeated = SoftmaxAttentionRegressor(**params).fit(np.repeat(X, weight, axis=0),
-                                                           np.repeat(Y[:, 0], weight))
-    X_new = _data(n=10, seed=5)[0]
-    np.testing.assert_allclose(weighted.predict(X_new), repeated.predict(X_new), rtol=1e-6,
-                               atol=1e-8)
+    assert_weights_are_repeated_rows(X, Y[:, 0], weight, _data(n=10, seed=5)[0], **params)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)

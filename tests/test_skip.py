@@ -7,7 +7,8 @@ import pytest
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 
-from _layer_data import layer_data, layer_problem as _problem
+from _layer_data import assert_weights_are_repeated_rows, layer_data
+from _layer_data import layer_problem as _problem
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._geometry import symmetric_root
 from sklearn_softattn._layer import initial_params, to_raw, to_working
@@ -162,14 +163,7 @@ def test_integer_weights_equal_repeated_rows(variant, solver):
     weight = np.random.default_rng(0).integers(1, 4, len(X))
     params = dict(attention_scale=1.0, solver=solver, max_iter=15, tol=0, random_state=0,
                   **variant)
-    with pytest.warns(ConvergenceWarning):
-        weighted = SoftmaxAttentionRegressor(**params).fit(X, Y[:, 0], sample_weight=weight)
-    with pytest.warns(ConvergenceWarning):
-        repeated = SoftmaxAttentionRegressor(**params).fit(np.repeat(X, weight, axis=0),
-                                                           np.repeat(Y[:, 0], weight))
-    X_new = _data(n=10, seed=5)[0]
-    np.testing.assert_allclose(weighted.predict(X_new), repeated.predict(X_new), rtol=1e-6,
-                               atol=1e-8)
+    assert_weights_are_repeated_rows(X, Y[:, 0], weight, _data(n=10, seed=5)[0], **params)
 
 
 def test_normal_scores_need_the_skip_term_and_neither_has_partial_fit():
