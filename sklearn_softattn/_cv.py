@@ -342,6 +342,9 @@ SKIPPED = -np.inf
 # best so far at 1 point (margin, count): with path_early_stop (see the selection
 # page of the user guide).
 EARLY_STOP = (0.1, 1)
+# With first_fold_screening="auto", the first fold screens the others from this many
+# rows of positive weight on (a fold then validates on some 300 rows or more).
+SCREENING_ROWS = 1000
 
 
 class PathStop:
@@ -667,12 +670,13 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         0.1 below its best so far: its sharper points are then skipped
         (``score_path_``). It saves time on long paths.
 
-    first_fold_screening : bool, default=False
+    first_fold_screening : "auto" or bool, default=False
         Fit the first fold alone first; on the others, a path goes on past its
         linear limit only if it scored above the best linear limit on that fold.
         Where the data are linear the fit costs about a fifth as much; a path
-        that the first fold alone misjudges is lost, so set it where many fits
-        are expected to take the linear limit. Not with a single split.
+        that the first fold alone misjudges is lost. ``"auto"``: screen from
+        1000 rows of positive weight on, where one fold's validation score is
+        reliable and a fit's cost matters. Not with a single split.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
@@ -866,7 +870,7 @@ intercept_, n_iter_, loss_curve_
         "selection_rule": [StrOptions({"2se", "1se", "best"})],
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
-        "first_fold_screening": ["boolean"],
+        "first_fold_screening": [StrOptions({"auto"}), "boolean"],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
                    Interval(Integral, 1, None, closed="left"), None],
@@ -1001,6 +1005,12 @@ intercept_, n_iter_, loss_curve_
         return (attention_scale_grid(self.attention_scales, sharpest, start, multiples),
                 max_iter_grid(self.max_iters), balance_strengths, shrinkages, paths)
 
+    def _screens(self, sample_weight):
+        """Whether the first fold screens the others (``first_fold_screening``)."""
+        if self.first_fold_screening == "auto":
+            return np.count_nonzero(sample_weight > 0) >= SCREENING_ROWS
+        return self.first_fold_screening
+
     def _shared_params(self):
         """The parameters of :class:`SoftmaxAttentionRegressor` that every point shares
         (those of this estimator's that it has too); the refit adds ``best_params_``."""
@@ -1064,7 +1074,7 @@ intercept_, n_iter_, loss_curve_
         options = dict(stop=EARLY_STOP if self.path_early_stop else None,
                        warm_start=self.path_warm_start, context_neighbors=self.context_neighbors)
         scores = []
-        if self.first_fold_screening and len(folds) > 1 and scales[0] == 0:
+        if self._screens(sample_weight) and len(folds) > 1 and scales[0] == 0:
             # The first fold alone: on the others, a path goes on past its linear limit
             # only where it scored above the linear end there.
             scores.append(_fold_scores(*fold_args(0), attention_paths=attention_paths,

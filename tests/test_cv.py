@@ -917,6 +917,18 @@ def test_first_fold_screening_fits_linear_data_to_the_linear_ends_only(linear):
     np.testing.assert_array_equal(screened.predict(X), every.predict(X))
 
 
+def test_first_fold_screening_auto_screens_from_a_number_of_weighted_rows(linear, monkeypatch):
+    X, y = linear
+    monkeypatch.setattr(_cv, "SCREENING_ROWS", len(X))
+    params = dict(first_fold_screening="auto", max_iters=(5,), cv=3, random_state=0)
+    weight = np.ones(len(X))
+    screened = SoftmaxAttentionRegressorCV(**params).fit(X, y, sample_weight=weight)
+    assert np.all(screened.score_path_[1:, ..., 1:] == -np.inf)
+    weight[0] = 0  # one row fewer of positive weight: below the threshold
+    every = SoftmaxAttentionRegressorCV(**params).fit(X, y, sample_weight=weight)
+    assert np.all(np.isfinite(every.score_path_[1:, ..., 1, 1:]))  # shrinkage "auto"'s path
+
+
 def test_first_fold_screening_changes_nothing_where_attention_wins_the_first_fold(friedman):
     X, y = friedman
     params = dict(max_iters=(5, 15, 40), cv=5, random_state=0)
