@@ -239,11 +239,11 @@ def qualifies(stats):
             and stats["time"] <= 1 and (stats["large time"] is None or stats["large time"] <= 2))
 
 
-def verdict(results, large=None, labels=tuple(CANDIDATES), large_time=max):
-    """A round's choice among its candidates ``labels`` of a development summary, and its
-    table; ``large_time`` as for :func:`statistics_of`."""
-    stats = {label: statistics_of(results, label, large, large_time) for label in labels
-             if label in results}
+def verdict(results, large=None, labels=None, large_time=max):
+    """A round's choice among its candidates ``labels`` (None: all) of a development
+    summary, and its table; ``large_time`` as for :func:`statistics_of`."""
+    stats = {label: statistics_of(results, label, large, large_time)
+             for label in (CANDIDATES if labels is None else labels) if label in results}
     qualified = [label for label, s in stats.items() if qualifies(s)]
     choice = "defaults (none qualifies)"
     if qualified:

@@ -59,6 +59,20 @@ def test_within_0_001_the_cheaper_wins_and_the_large_sets_limit_time(bench, two_
     assert bench.verdict(results, large)[0] == "other"  # the defaults take 2.5 times there
 
 
+def test_the_second_round_limits_the_median_time_on_large_sets(bench, two_candidates):
+    results = _results(bench, {"defaults": ([0.6] * 40, [0.5] * 40),
+                               "other": ([0.65] * 40, [0.9] * 40)})
+    # The other takes 5 times the reference's time on one large set of three, 1.5 on two.
+    large = {bench.TIME_REFERENCE: {s: (0.5, 10.0) for s in "abc"},
+             "defaults": {s: (0.5, 10.0) for s in "abc"},
+             "other": {"a": (0.5, 50.0), "b": (0.5, 15.0), "c": (0.5, 15.0)}}
+    labels, large_time = bench.ROUNDS["second"]
+    assert bench.verdict(results, large, ("defaults", "other"), large_time)[0] == "other"
+    assert bench.verdict(results, large, ("defaults", "other"))[0] == "defaults"  # the largest
+    large["other"]["b"] = (0.5, 25.0)
+    assert bench.verdict(results, large, ("defaults", "other"), large_time)[0] == "defaults"
+
+
 def test_none_qualifying_keeps_the_defaults(bench, two_candidates):
     results = _results(bench, {"defaults": ([0.3] * 40, [2.0] * 40),
                                "other": ([0.3] * 40, [2.0] * 40)})
