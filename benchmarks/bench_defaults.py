@@ -17,8 +17,9 @@ cached outside the repository (``$SOFTATTN_BENCHMARK_CACHE``); a run
 resumes where the last stopped. A first run of the confirmation half, its six peers and
 the defaults, takes about 4 minutes on 2 cores; the development half's large sets about
 2 minutes per model, a candidate with restarts about 5. The summary is
-``results/defaults_<half>[_large].csv``, which the selection, development and confirmation pages' tables come
-from; ``--analyse`` prints the large sets' tables too where their summary exists.
+``results/defaults_<half>[_large].csv``, which the tables of the selection, development,
+development_sets and confirmation pages come from; ``--analyse`` prints the large sets'
+tables too where their summary exists.
 
 The rule, written before any candidate was fitted, applied to the development half only:
 

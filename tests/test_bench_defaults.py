@@ -89,7 +89,7 @@ def _block(page, name, command):
 
 @pytest.mark.parametrize("which", ["development", "confirmation"])
 def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
-    """The README's real-data table, the selection page's and each half's page are what
+    """The README's real-data table, the selection page's and each half's pages are what
     ``bench_defaults.py --half <half> --analyse`` prints from the committed summaries."""
     command = f"python benchmarks/bench_defaults.py --half {which} --analyse"
     bench.main(["--half", which, "--analyse"])
@@ -105,7 +105,9 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
         assert _block("selection.md", "confirmation", command) == tables[0]
         assert tables[1] in page  # every set
     else:
-        verdict = _block("selection.md", "verdict", command)
-        assert verdict.startswith(tables[0])
-        assert verdict.endswith(blocks[blocks.index(tables[0]) + 1] + ".")
-        assert tables[2] in page  # every set
+        for name, table in [("verdict", tables[0]), ("second round", tables[1])]:  # the rounds
+            verdict = _block("selection.md", name, command)
+            assert verdict.startswith(table)
+            assert verdict.endswith(blocks[blocks.index(table) + 1] + ".")
+        assert tables[2] in page  # every model
+        assert _block("development_sets.md", "development sets", command) == tables[3]
