@@ -48,6 +48,11 @@ candidates screen from 1000 rows on (``first_fold_screening="auto"``); that thre
 set with the first round's development results in view (screening lost only on sets of
 fewer than 200 rows), so for it the development half is not blind, and the confirmation
 half is the check.
+
+The third round (:data:`THIRD_ROUND`), written after the second's verdict and before any of
+its candidates was fitted: the second round's rule, unchanged, among the defaults and
+candidates that choose the point by a looser rule than two standard errors (one, or the
+best mean, as the probe that tied boosting did), alone and with restarts.
 """
 
 import csv
@@ -132,9 +137,22 @@ SECOND_ROUND = {
     "screened from 1000 rows, to 100 iterations": {**AUTO_SCREENING,
                                                    "max_iters": (5, 15, 40, 100)},
 }
+# The third round's candidates: where the folds' means favour the attention, a looser
+# rule than two standard errors takes it more often (the standard errors of three to five
+# folds are wide); restarts at a third and three times the start (the first round's) can
+# only be chosen where they clear that rule.
+THREE_STARTS = {"start_multiples": (0.3, 1.0, 3.0)}
+THIRD_ROUND = {
+    "1se": {"selection_rule": "1se"},
+    "best": {"selection_rule": "best"},
+    "1se, 3 starts": {"selection_rule": "1se", **THREE_STARTS},
+    "best, 3 starts, to 100 iterations": {"selection_rule": "best", **THREE_STARTS,
+                                          "max_iters": (5, 15, 40, 100)},
+}
 ROUNDS = {"first": (("defaults", *list(CANDIDATES)[1:]), max),
-          "second": (("defaults", *SECOND_ROUND), statistics.median)}
-CANDIDATES |= SECOND_ROUND
+          "second": (("defaults", *SECOND_ROUND), statistics.median),
+          "third": (("defaults", *THIRD_ROUND), statistics.median)}
+CANDIDATES |= SECOND_ROUND | THIRD_ROUND
 
 
 def models(labels=None):
