@@ -751,7 +751,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
 
-    extrapolation : {"clip", "range", "continue"}, default="clip"
+    extrapolation : {"clip", "radius", "range", "continue"}, default="clip"
         How far rows are scored, in the folds and in ``predict`` (see
         :class:`SoftmaxAttentionRegressor`).
 

@@ -187,13 +187,14 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         Center features and targets by their (weighted) means. If False, the
         data are assumed centered.
 
-    extrapolation : {"clip", "range", "continue"}, default="clip"
+    extrapolation : {"clip", "radius", "range", "continue"}, default="clip"
         ``"clip"``: a query farther from the training rows' mean than any
         training row (Mahalanobis distance, ``data_radius_``) is pulled back to
         that distance for its scores; the linear limit and a skip term
-        extrapolate linearly. ``"range"``: first, each feature is clipped to
-        ``[data_min_, data_max_]`` widened by half its width on each side, for
-        every part. ``"continue"``: no clipping.
+        extrapolate linearly. ``"radius"``: pulled back so for every part.
+        ``"range"``: first, each feature is clipped to ``[data_min_, data_max_]``
+        widened by half its width on each side, for every part.
+        ``"continue"``: no clipping.
 
     warm_start : bool, default=False
         Start from the parameters of the previous fit instead of initializing.
@@ -362,7 +363,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         "linear_skip": ["boolean"],
         "score_features": [StrOptions({"features", "ranks"})],
         "fit_intercept": ["boolean"],
-        "extrapolation": [StrOptions({"clip", "range", "continue"})],
+        "extrapolation": [StrOptions({"clip", "radius", "range", "continue"})],
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
         "verbose": ["verbose"],

@@ -262,7 +262,11 @@ RANGE_MARGIN = 0.5
 def clipped_features(layer, X, extrapolation):
     """Validated ``X`` as every part of the layer reads it: with
     ``extrapolation="range"``, each feature clipped to the training rows' range widened
-    by :data:`RANGE_MARGIN` of it on each side (a new array); otherwise ``X`` itself."""
+    by :data:`RANGE_MARGIN` of it on each side; with ``"radius"``, each row pulled back
+    to the training radius as :func:`centered_queries` pulls the softmax's queries (new
+    arrays); otherwise ``X`` itself."""
+    if extrapolation == "radius":
+        return layer.x_offset + centered_queries(layer, X, extrapolation)
     if extrapolation != "range":
         return X
     reach = RANGE_MARGIN * (layer.data_max - layer.data_min)
@@ -271,12 +275,12 @@ def clipped_features(layer, X, extrapolation):
 
 def centered_queries(layer, X, extrapolation):
     """Validated ``X`` centered by ``x_offset``, as the softmax sees it: with
-    ``extrapolation`` ``"clip"`` or ``"range"``, a row whose Mahalanobis distance
+    ``extrapolation`` other than ``"continue"``, a row whose Mahalanobis distance
     from ``x_offset`` exceeds ``data_radius`` (the largest of a training row) is
     pulled back along its ray to that distance; rows within it are unchanged. The
     distances are invariant under invertible linear maps of the features."""
     Xc = X - layer.x_offset
-    if extrapolation in ("clip", "range"):
+    if extrapolation != "continue":
         norms = mahalanobis_norms(Xc, layer.distance)
         far = norms > layer.data_radius
         Xc[far] *= (layer.data_radius / norms[far])[:, None]

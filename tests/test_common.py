@@ -47,6 +47,7 @@ def _expected_failed_checks(estimator):
                                   attention_scores="distance", solver="lbfgs", max_iter=20,
                                   renormalize=False, max_context=50, context_neighbors=16),
         SoftmaxAttentionRegressor(linear_skip=True, extrapolation="range"),
+        SoftmaxAttentionRegressor(linear_skip=True, extrapolation="radius"),
         SoftmaxAttentionRegressor(linear_skip=True, score_features="ranks", solver="lbfgs",
                                   attention_scores="distance", max_iter=20),
         SoftmaxAttentionRegressorCV(attention_scales=[0, 1.0], balance_strengths=[0.0, 10.0],
@@ -59,9 +60,10 @@ def _expected_failed_checks(estimator):
         # Restarts, the first fold screening the others, and features clipped to their range.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), start_multiples=(0.3, 1.0, 3.0),
                                     first_fold_screening=True, extrapolation="range"),
-        # A context sampled from the checks' rows, and the nearest of every row instead.
+        # A context sampled from the checks' rows, and the nearest of every row instead;
+        # every part's rows pulled back to the training radius.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,
-                                    context_neighbors=4),
+                                    context_neighbors=4, extrapolation="radius"),
         SoftmaxAttentionRegressorCV(attention_scales=[0, 0.3, 3.0], cv=3, max_iters=(5, 15),
                                     solver="lbfgs", target_tokens=True,
                                     attention_scores="distance", path_warm_start=False),

@@ -610,6 +610,36 @@ def test_extrapolation_range_clips_each_feature_to_the_widened_range(far_rows, p
                                       reg.attention_weights(clipped))
 
 
+@pytest.mark.parametrize("params", [dict(attention_scale=0), dict(attention_scale=1.0),
+                                    dict(attention_scale=1.0, linear_skip=True),
+                                    dict(attention_scale=1.0, score_features="ranks",
+                                         linear_skip=True, attention_scores="distance")])
+def test_extrapolation_radius_pulls_every_part_back_to_the_training_radius(far_rows, params):
+    X, y, X_new = far_rows
+    reg = SoftmaxAttentionRegressor(extrapolation="radius", max_iter=10, random_state=0,
+                                    **params).fit(X, y)
+    distance = _mahalanobis(reg, X_new)
+    inside = distance <= reg.data_radius_
+    np.testing.assert_array_equal(inside, [True, True, False, False])
+    offset = X_new[~inside] - reg.x_offset_
+    pulled = reg.x_offset_ + offset * (reg.data_radius_ / distance[~inside])[:, None]
+    before = X_new.copy()
+    y_far = reg.predict(X_new[~inside])
+    np.testing.assert_array_equal(X_new, before)
+    # A far row is predicted, by every part, as its point on the radius; nearer rows as
+    # with "clip", which differs only for the parts that read the features themselves.
+    np.testing.assert_allclose(y_far, reg.predict(pulled), rtol=1e-10)
+    clip = clone(reg).set_params(extrapolation="clip").fit(X, y)
+    np.testing.assert_allclose(reg.predict(X_new[inside]), clip.predict(X_new[inside]),
+                               rtol=1e-12)
+    reaches_features = params["attention_scale"] == 0 or "linear_skip" in params
+    assert np.allclose(y_far, clip.predict(X_new[~inside]), rtol=1e-10) != reaches_features
+    # The explanation agrees with predict.
+    if params["attention_scale"] > 0 and "linear_skip" not in params:
+        A = reg.attention_weights(X_new)
+        np.testing.assert_allclose(A, clip.attention_weights(X_new), rtol=1e-10, atol=1e-15)
+
+
 def test_partial_fit_widens_the_range(far_rows):
     X, y, _ = far_rows
     reg = SoftmaxAttentionRegressor(0.3, random_state=0).partial_fit(X[:150], y[:150])

@@ -171,7 +171,7 @@ layer_options = st.fixed_dictionaries({
     "renormalize": st.booleans(),
     "linear_skip": st.booleans(),
     "score_features": st.sampled_from(["features", "ranks"]),
-    "extrapolation": st.sampled_from(["clip", "range", "continue"]),
+    "extrapolation": st.sampled_from(["clip", "radius", "range", "continue"]),
 })
 base_options = st.fixed_dictionaries({
     "attention_scale": st.sampled_from([0.0, 0.1, 1.0, 10.0]),
