@@ -103,16 +103,21 @@ TIME_REFERENCE = "MLPRegressor, unscaled targets"
 # The peers beside the candidates (the benchmarks' peers but the O(n²) MLKR smoother).
 PEERS = ("LinearRegression", "RidgeCV", "HistGradientBoosting", "MLPRegressor",
          TIME_REFERENCE, "KNeighbors (CV k)")
-# Candidate defaults of SoftmaxAttentionRegressorCV, each a change of its parameters;
-# "defaults" is the estimator as it is. Written before any of them was fitted on a real set:
+# Candidate defaults of SoftmaxAttentionRegressorCV, each a change of its parameters. The
+# first round's, written before any of them was fitted on a real set:
 # a linear term beside the attention; attention that reads normal scores, which heavy
 # tails do not rule; restarts at a third and three times the automatic start; longer
 # paths, with the first fold screening the others so that they cost no more time.
 SKIP = {"linear_skip": True}
 RANKS = {**SKIP, "score_features": "ranks"}
 STARTS = {**RANKS, "start_multiples": (0.3, 1.0, 3.0)}
+# "defaults" is the estimator as it is. The rounds' candidates are changes of the defaults
+# they started from, those before extrapolation="radius" (the fourth round's): "clip" is the
+# estimator at them, their baseline.
+ROUND_BASE = {"extrapolation": "clip"}
 CANDIDATES = {
     "defaults": {},
+    "clip": {},
     "skip": SKIP,
     "skip, ranks": RANKS,
     "skip, ranks, 3 starts": STARTS,
@@ -159,18 +164,18 @@ THIRD_ROUND = {
 # training radius in the Mahalanobis distance is bounded along the data's correlations,
 # where clipping each feature alone ("range") was not.
 FOURTH_ROUND = {"radius": {"extrapolation": "radius"}}
-ROUNDS = {"first": (("defaults", *list(CANDIDATES)[1:]), max),
-          "second": (("defaults", *SECOND_ROUND), statistics.median),
-          "third": (("defaults", *THIRD_ROUND), statistics.median),
-          "fourth": (("defaults", *FOURTH_ROUND), statistics.median)}
+ROUNDS = {"first": (("clip", *list(CANDIDATES)[2:]), max),
+          "second": (("clip", *SECOND_ROUND), statistics.median),
+          "third": (("clip", *THIRD_ROUND), statistics.median),
+          "fourth": (("clip", *FOURTH_ROUND), statistics.median)}
 CANDIDATES |= SECOND_ROUND | THIRD_ROUND | FOURTH_ROUND
 
 
 def models(labels=None):
     """The peers and the candidates, behind a StandardScaler: ``{label: model}``."""
     found = {label: model for label, model in peers().items() if label in PEERS}
-    found |= {label: make_pipeline(StandardScaler(),
-                                   SoftmaxAttentionRegressorCV(**params, random_state=0))
+    found |= {label: make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
+                  **{**({} if label == "defaults" else ROUND_BASE), **params}, random_state=0))
               for label, params in CANDIDATES.items()}
     if labels:
         unknown = sorted(set(labels) - set(found))

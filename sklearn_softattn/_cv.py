@@ -751,9 +751,11 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
 
-    extrapolation : {"clip", "radius", "range", "continue"}, default="clip"
+    extrapolation : {"clip", "radius", "range", "continue"}, default="radius"
         How far rows are scored, in the folds and in ``predict`` (see
-        :class:`SoftmaxAttentionRegressor`).
+        :class:`SoftmaxAttentionRegressor`, whose default is ``"clip"``): by
+        default a row farther from the training rows' mean than any of them is
+        pulled back to that distance for every part, the linear limit included.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the folds of an int ``cv``, and every fold's and the refit's
@@ -908,7 +910,7 @@ intercept_, n_iter_, loss_curve_
         linear_skip=False,
         score_features="features",
         fit_intercept=True,
-        extrapolation="clip",
+        extrapolation="radius",
         random_state=None,
         n_jobs=None,
         verbose=0,

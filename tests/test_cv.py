@@ -376,12 +376,13 @@ def test_auto_shrinkage_in_a_grid_and_bad_strings(linear):
 
 def test_auto_linear_limit_is_ridgecv_on_each_folds_training_rows():
     """With shrinkage "auto" the path's first point is, on every fold, RidgeCV (as
-    StandardScaler + RidgeCV over the same 13 alphas) fitted on that fold's training rows."""
+    StandardScaler + RidgeCV over the same 13 alphas) fitted on that fold's training rows
+    (and, as RidgeCV does, extrapolating linearly: extrapolation="clip")."""
     X, y = make_gaussian_regression(80, 12, 1, noise=1.0, random_state=0)
     cv = KFold(4, shuffle=True, random_state=0)
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.0, 1.0], balance_strengths=[0.0],
                                       shrinkages=["auto"], cv=cv, max_iters=5,
-                                      random_state=0).fit(X, y)
+                                      extrapolation="clip", random_state=0).fit(X, y)
     ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13)))
     expected = cross_val_score(ridge, X, y, cv=cv)
     np.testing.assert_allclose(reg.score_path_[0, 0, 0, 0], expected, rtol=1e-9)
@@ -524,9 +525,10 @@ def test_shrinkages_reach_ridge_on_small_many_featured_data():
     """60 rows, 15 features, linear: ridge beats least squares, and so does the path's ridge end."""
     X, y = make_gaussian_regression(60, 15, 1, noise=1.0, random_state=0)
     X_test, y_test = make_gaussian_regression(1000, 15, 1, noise=1.0, random_state=0)
-    # The stricter rule, so that the choice is the path's ridge end itself.
+    # The stricter rule, so that the choice is the path's ridge end itself, extrapolating
+    # linearly as Ridge does.
     kw = dict(attention_scales=[0.0, 0.1, 1.0], balance_strengths=[1.0], selection_rule="2se",
-              random_state=0)
+              extrapolation="clip", random_state=0)
     least_squares_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0], **kw).fit(X, y)
     ridge_end = SoftmaxAttentionRegressorCV(shrinkages=[0.0, 6.0, 60.0], **kw).fit(X, y)
     ridge = make_pipeline(StandardScaler(), RidgeCV(alphas=np.logspace(-3, 3, 13))).fit(X, y)
