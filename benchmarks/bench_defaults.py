@@ -323,7 +323,11 @@ def analyse(which):
             choice, table = verdict(results, large, labels, large_time)
             print(f"The {name} round\n\n{table}\n\nThe rule's choice: {choice}\n")
     print(overview(results) + "\n")
-    print(by_set(results, shapes))
+    # Every set: the peers and the first round's candidates, then the later rounds'.
+    later = {label for labels, _ in list(ROUNDS.values())[1:] for label in labels[1:]}
+    print(by_set({m: r for m, r in results.items() if m not in later}, shapes))
+    if later & set(results):
+        print("\n" + by_set({m: r for m, r in results.items() if m in later}, shapes))
     if large:
         print(f"\nThe sets of at least {LARGE_ROWS} rows, up to {LARGE_MAX_ROWS} "
               f"(benchmarks/results/{large_path.name})\n")
