@@ -266,7 +266,7 @@ def clipped_features(layer, X, extrapolation):
     to the training radius as :func:`centered_queries` pulls the softmax's queries (new
     arrays); otherwise ``X`` itself."""
     if extrapolation == "radius":
-        return layer.x_offset + centered_queries(layer, X, extrapolation)
+        return layer.x_offset + centered_queries(layer, X, "clip")
     if extrapolation != "range":
         return X
     reach = RANGE_MARGIN * (layer.data_max - layer.data_min)
@@ -275,12 +275,13 @@ def clipped_features(layer, X, extrapolation):
 
 def centered_queries(layer, X, extrapolation):
     """Validated ``X`` centered by ``x_offset``, as the softmax sees it: with
-    ``extrapolation`` other than ``"continue"``, a row whose Mahalanobis distance
+    ``extrapolation`` ``"clip"`` or ``"range"``, a row whose Mahalanobis distance
     from ``x_offset`` exceeds ``data_radius`` (the largest of a training row) is
     pulled back along its ray to that distance; rows within it are unchanged. The
     distances are invariant under invertible linear maps of the features."""
     Xc = X - layer.x_offset
-    if extrapolation != "continue":
+    # (With "radius", :func:`clipped_features` pulled the rows back already.)
+    if extrapolation in ("clip", "range"):
         norms = mahalanobis_norms(Xc, layer.distance)
         far = norms > layer.data_radius
         Xc[far] *= (layer.data_radius / norms[far])[:, None]
