@@ -66,11 +66,23 @@ def test_the_second_round_limits_the_median_time_on_large_sets(bench, two_candid
     large = {bench.TIME_REFERENCE: {s: (0.5, 10.0) for s in "abc"},
              "defaults": {s: (0.5, 10.0) for s in "abc"},
              "other": {"a": (0.5, 50.0), "b": (0.5, 15.0), "c": (0.5, 15.0)}}
-    labels, large_time = bench.ROUNDS["second"]
+    labels, large_time, _ = bench.ROUNDS["second"]
     assert bench.verdict(results, large, ("defaults", "other"), large_time)[0] == "other"
     assert bench.verdict(results, large, ("defaults", "other"))[0] == "defaults"  # the largest
     large["other"]["b"] = (0.5, 25.0)
     assert bench.verdict(results, large, ("defaults", "other"), large_time)[0] == "defaults"
+
+
+def test_the_paired_tie_break_sees_the_sets_where_the_times_differ(bench, two_candidates):
+    # The same fits on 30 sets, up to noise (the other 5% slower there), and a third of
+    # the time on 10: by the medians of ratios to the MLP, the defaults are cheaper; paired
+    # over the sets, the other.
+    results = _results(bench, {"defaults": ([0.6] * 40, [0.5] * 40),
+                               "other": ([0.6] * 40, [0.525] * 30 + [0.1667] * 10)})
+    assert bench.verdict(results, labels=("defaults", "other"))[0] == "defaults"
+    assert bench.verdict(results, labels=("defaults", "other"), paired=True)[0] == "other"
+    assert bench.paired_time(results, "other", "defaults") == pytest.approx(
+        (1.05 ** 30 * (0.1667 / 0.5) ** 10) ** (1 / 40))
 
 
 def test_none_qualifying_keeps_the_defaults(bench, two_candidates):
