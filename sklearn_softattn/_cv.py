@@ -670,7 +670,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         0.1 below its best so far: its sharper points are then skipped
         (``score_path_``). It saves time on long paths.
 
-    first_fold_screening : "auto" or bool, default=False
+    first_fold_screening : "auto" or bool, default="auto"
         Fit the first fold alone first; on the others, a path goes on past its
         linear limit only if it scored above the best linear limit on that fold.
         Where the data are linear the fit costs about a fifth as much; a path
@@ -891,7 +891,7 @@ intercept_, n_iter_, loss_curve_
         selection_rule="2se",
         path_warm_start=False,
         path_early_stop=False,
-        first_fold_screening=False,
+        first_fold_screening="auto",
         target_tokens=True,
         attention_scores="distance",
         init="spectral",
