@@ -598,7 +598,10 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     ridge regression with a ``shrinkage``), and every later one starts from the
     spectral initialization at its scale and is scored after each of the iteration
     counts ``max_iters``. By default the path is short: the linear limit and one
-    start, from which the solver learns the sharpness with the rest of the layer.
+    start, from which the solver learns the sharpness with the rest of the layer;
+    from 1000 rows on, the other folds go past the linear limit only where the
+    first fold's did better than it (``first_fold_screening``), and a row farther
+    out than the training rows is read at their radius (``extrapolation``).
     The point chosen (by default the smallest scale within two standard errors of
     the best mean validation score) is refitted on all the data as a
     :class:`SoftmaxAttentionRegressor` with the chosen parameters
