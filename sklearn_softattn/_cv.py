@@ -502,7 +502,7 @@ def _score(scorer, layer, extrapolation, X, y, sample_weight):
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, balance_strengths, shrinkages, task=None, stop=None,
                  warm_start=True, attention_paths=None, context_neighbors=None,
-                 screened_out=None):
+                 screened_out=None, screens=False):
     """Validation scores (n_scales, n_max_iters, n_balance_strengths, n_shrinkages) of
     one fold: one problem, one :func:`attention_path` per ``(balance_strength,
     shrinkage)``, each point run to the largest of ``max_iters`` and scored after each
@@ -525,7 +525,9 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     Returns the scores and, of the same shape, those of each point attending to its
     ``context_neighbors`` nearest training rows of the fold (see
     :func:`~._layer.every_row_context`), NaN where that does not apply or
-    ``context_neighbors`` is None.
+    ``context_neighbors`` is None. With ``screens`` (the fold screens the others,
+    :func:`screened`), those are computed only on the paths that pass the screen: the
+    others' points are skipped on the other folds, so the choice cannot take them.
     """
     rng = check_random_state(params["random_state"])
     rows = positive_rows(X[train], Y[train], sample_weight[train], 2)
@@ -548,11 +550,15 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
          for _, (_, shrinkage) in paths],
         [(a, attention_paths[a, r]) for (a, _), (r, _) in paths], sample_weight[train],
         SAME_PATH)
+    # The every-row scores are computed once the fold's paths are fitted: the layers
+    # due, then the copies (of an iterate where the solver had stopped; of a path that
+    # is one with an earlier path), in order.
+    due, copies = [], []
     for p, ((a, balance), (r, shrinkage)) in enumerate(paths):
         if fitted_as[p] != p:  # one path with an earlier one: its scores are that one's
             (a_as, _), (r_as, _) = paths[fitted_as[p]]
             scores[..., a, r] = scores[..., a_as, r_as]
-            neighbor_scores[..., a, r] = neighbor_scores[..., a_as, r_as]
+            copies.append(((..., a, r), (..., a_as, r_as)))
             continue
         path_params = {**params, "balance_strength": balance, "shrinkage": shrinkage}
         past = attention_paths[a, r] and not (screened_out is not None and screened_out[a, r])
@@ -567,7 +573,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
             for t, (K, V) in enumerate(point.iterates):
                 if t > 0 and point.iterates[t] is point.iterates[t - 1]:  # the solver had stopped
                     scores[s, t, a, r], r2s[t] = scores[s, t - 1, a, r], r2s[t - 1]
-                    neighbor_scores[s, t, a, r] = neighbor_scores[s, t - 1, a, r]
+                    copies.append(((s, t, a, r), (s, t - 1, a, r)))
                     continue
                 layer = fitted_layer(K, V, problem, y_ndim, scales[s] == 0)
                 if scorer is None or (stop is not None and len(test) > 1):
@@ -579,12 +585,18 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                 every = (None if context_neighbors is None else
                          every_row_context(layer, *rows, context_neighbors))
                 if every is not None:
-                    score = _score(scorer, every, extrapolation, X_test, y_test, w_test)
-                    neighbor_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
+                    due.append(((s, t, a, r), every))
             if stopped is not None and stopped(np.nanmax(r2s) if np.isfinite(r2s).any()
                                                else np.nan):
                 break
         path.end()
+    passing = screened(scores, attention_paths) if screens else attention_paths
+    for (s, t, a, r), every in due:
+        if passing[a, r]:
+            score = _score(scorer, every, extrapolation, X_test, y_test, w_test)
+            neighbor_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
+    for target, source in copies:
+        neighbor_scores[target] = neighbor_scores[source]
     task.end()
     return scores, neighbor_scores
 
@@ -1083,7 +1095,7 @@ intercept_, n_iter_, loss_curve_
             # The first fold alone: on the others, a path goes on past its linear limit
             # only where it scored above the linear end there.
             scores.append(_fold_scores(*fold_args(0), attention_paths=attention_paths,
-                                       **options))
+                                       screens=True, **options))
             options["screened_out"] = attention_paths & ~screened(scores[0][0],
                                                                   attention_paths)
         scores += Parallel(n_jobs=self.n_jobs)(

@@ -940,6 +940,27 @@ def test_first_fold_screening_changes_nothing_where_attention_wins_the_first_fol
     assert screened.best_params_ == every.best_params_
 
 
+@pytest.mark.parametrize("data", ["linear", "friedman"])
+def test_first_fold_screening_scores_every_row_context_where_the_choice_can_take_it(data,
+                                                                                   request):
+    # A sampled context, so that each point is also scored attending to every row's
+    # nearest: the screening fold scores so only the paths that pass its screen.
+    X, y = request.getfixturevalue(data)
+    params = dict(max_iters=(5, 15), cv=3, max_context=64, context_neighbors=16,
+                  random_state=0)
+    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, **params).fit(X, y)
+    every = SoftmaxAttentionRegressorCV(first_fold_screening=False, **params).fit(X, y)
+    np.testing.assert_array_equal(screened.score_path_[..., 0], every.score_path_[..., 0])
+    attention = np.s_[1:, :, :, 1, 0]  # fold 0's points past shrinkage "auto"'s linear limit
+    assert np.all(np.isfinite(every.neighbor_score_path_[attention]))
+    if data == "linear":  # screened out: the other folds skip these points
+        assert np.all(screened.score_path_[1:, :, :, 1, 1:] == -np.inf)
+        assert np.all(np.isnan(screened.neighbor_score_path_[attention]))
+    else:
+        np.testing.assert_array_equal(screened.neighbor_score_path_, every.neighbor_score_path_)
+    assert screened.best_params_ == every.best_params_
+
+
 def test_screened_keeps_the_paths_that_beat_the_linear_end():
     # (scales, counts, balance strengths, shrinkages): two paths, the second wins.
     scores = np.full((2, 2, 1, 2), 0.5)
