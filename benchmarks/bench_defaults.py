@@ -124,9 +124,7 @@ STARTS = {**RANKS, "start_multiples": (0.3, 1.0, 3.0)}
 # first_fold_screening="auto" (the fifth's): "clip" is the estimator at them, the first
 # four rounds' baseline.
 ROUND_BASE = {"extrapolation": "clip", "first_fold_screening": False}
-CANDIDATES = {
-    "defaults": {},
-    "clip": {},
+FIRST_ROUND = {
     "skip": SKIP,
     "skip, ranks": RANKS,
     "skip, ranks, 3 starts": STARTS,
@@ -177,12 +175,13 @@ FOURTH_ROUND = {"radius": {"extrapolation": "radius"}}
 FIFTH_ROUND = {"radius, screened from 1000 rows": {**FOURTH_ROUND["radius"], **AUTO_SCREENING}}
 # Per round: its baseline and candidates, how the large sets' times are summed up, and
 # whether the tie-break is the paired time (the fifth round's rule).
-ROUNDS = {"first": (("clip", *list(CANDIDATES)[2:]), max, False),
+ROUNDS = {"first": (("clip", *FIRST_ROUND), max, False),
           "second": (("clip", *SECOND_ROUND), statistics.median, False),
           "third": (("clip", *THIRD_ROUND), statistics.median, False),
           "fourth": (("clip", *FOURTH_ROUND), statistics.median, False),
           "fifth": (("radius", *FIFTH_ROUND), statistics.median, True)}
-CANDIDATES |= SECOND_ROUND | THIRD_ROUND | FOURTH_ROUND | FIFTH_ROUND
+CANDIDATES = {"defaults": {}, "clip": {}, **FIRST_ROUND, **SECOND_ROUND, **THIRD_ROUND,
+              **FOURTH_ROUND, **FIFTH_ROUND}
 
 
 def models(labels=None):
@@ -305,8 +304,9 @@ def verdict(results, large=None, labels=None, large_time=max, paired=False):
     choice = "defaults (none qualifies)"
     if qualified:
         leader = max(qualified, key=lambda label: stats[label]["mean"])
-        for label, s in stats.items():
-            s["paired"] = paired_time(results, label, leader)
+        if paired:
+            for label, s in stats.items():
+                s["paired"] = paired_time(results, label, leader)
         choice = min((label for label in qualified
                       if stats[label]["mean"] >= stats[leader]["mean"] - 0.001),
                      key=lambda label: stats[label]["paired" if paired else "time"])
@@ -316,7 +316,7 @@ def verdict(results, large=None, labels=None, large_time=max, paired=False):
     rows = [[label, f"{s['mean']:.4f}", s["below 0.02"], s["below 0.05"], f"{s['time']:.2g}",
              *("-" if s["large time"] is None else f"{value:.2g}"
                for value in [s["large time"], s["largest"]][:len(large_header)]),
-             *([f"{s['paired']:.2g}"] if paired else []),
+             *([f"{s['paired']:.2g}" if "paired" in s else "-"] if paired else []),
              "yes" if label in qualified else "no"] for label, s in stats.items()]
     table = markdown_table(["candidate", "mean of max(R², 0)", "sets > 0.02 below RidgeCV",
                             "sets > 0.05 below", f"median time / {TIME_REFERENCE}",
