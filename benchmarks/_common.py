@@ -293,6 +293,19 @@ def package_models(paper_layer=False):
     return {label: make_pipeline(StandardScaler(), model) for label, model in models.items()}
 
 
+def selected(models, labels, also=()):
+    """The entries of ``models`` (``{label: model}``) labelled ``labels`` or ``also``, in
+    their order; all of them if ``labels`` is empty. An unknown label is an error that
+    names the known ones."""
+    if not labels:
+        return models
+    unknown = sorted(set(labels) - set(models))
+    if unknown:
+        raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(models)}")
+    return {label: model for label, model in models.items()
+            if label in labels or label in also}
+
+
 class Recorder:
     """Counts passes (objective calls) and records (loss, passes) at each iteration."""
 

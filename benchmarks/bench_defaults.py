@@ -100,6 +100,7 @@ from _common import (
     peers,
     read_summary,
     script_parser,
+    selected,
     write_summary,
 )
 
@@ -190,12 +191,7 @@ def models(labels=None):
     found |= {label: make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
                   **{**({} if label == "defaults" else ROUND_BASE), **params}, random_state=0))
               for label, params in CANDIDATES.items()}
-    if labels:
-        unknown = sorted(set(labels) - set(found))
-        if unknown:
-            raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(found)}")
-        found = {label: found[label] for label in labels}
-    return found
+    return selected(found, labels)
 
 
 def dataset(name, max_rows):

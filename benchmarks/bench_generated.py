@@ -42,7 +42,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
-from _common import markdown_table, package_models, peers, script_parser
+from _common import markdown_table, package_models, peers, script_parser, selected
 from sklearn_softattn import SoftmaxAttentionRegressorCV
 from sklearn_softattn.datasets import make_attention_regression
 
@@ -53,13 +53,7 @@ GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2
 def measure(n, paper_layer=False, test_rows=2000, labels=None):
     """``{set: {model: (test R², fit time)}}``; with ``labels``, those models and the
     time reference, MLPRegressor, only."""
-    models = {**peers(), **package_models(paper_layer)}
-    if labels:
-        unknown = sorted(set(labels) - set(models))
-        if unknown:
-            raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(models)}")
-        models = {label: m for label, m in models.items()
-                  if label in labels or label == "MLPRegressor"}
+    models = selected({**peers(), **package_models(paper_layer)}, labels, also=["MLPRegressor"])
     results = {}
     for name, make in GENERATORS.items():
         X, y = make(n_samples=n, random_state=0)

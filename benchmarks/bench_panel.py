@@ -58,6 +58,7 @@ from _common import (
     peers,
     read_summary,
     script_parser,
+    selected,
     write_summary,
 )
 
@@ -123,12 +124,7 @@ def fit(names, max_rows=None, ablation=False, only_models=None):
     """Per set of ``names`` and model (of :func:`models`; those labelled ``only_models``, if
     given), the fold results (cached), as summary rows."""
     data = load_available(names, max_rows=max_rows)
-    rows, start, labels = [], time.perf_counter(), models(ablation)
-    if only_models:
-        unknown = sorted(set(only_models) - set(labels))
-        if unknown:
-            raise SystemExit(f"unknown models: {', '.join(unknown)}; known: {', '.join(labels)}")
-        labels = {label: labels[label] for label in only_models}
+    rows, start, labels = [], time.perf_counter(), selected(models(ablation), only_models)
     for k, (name, (X, y)) in enumerate(data.items()):
         cap = max_rows or candidates()[name]["max_rows"]
         folds = list(KFold(N_FOLDS, shuffle=True, random_state=0).split(X))
