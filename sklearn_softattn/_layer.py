@@ -351,6 +351,18 @@ def iteration_hook(task, problem, y_ndim):
     )
 
 
+def _validation_score(problem, objective, X, Y, sample_weight):
+    """The weighted R² of the solver's parameters ``(K, V)`` on validation rows, as a
+    function of them (early stopping)."""
+    Z, skip = problem.queries(X)
+    Yc = Y - problem.y_offset
+
+    def validation_score(K, V):
+        return weighted_r2(Yc, objective.forward(Z, K, V, skip), sample_weight)
+
+    return validation_score
+
+
 def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
           optimizer=None, on_iteration=None):
     """Run the solver on ``problem`` from the raw parameters ``(K, V)``.
@@ -385,15 +397,8 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
     project = Renormalization(scale, objective.P, metric, objective.n_skip)
     key_query = objective.key_query
 
-    validation_score = None
-    if validation is not None:
-        X_val, Y_val, w_val = validation
-        Z_val, skip_val = problem.queries(X_val)
-        Yc_val = Y_val - problem.y_offset
-
-        def validation_score(K, V):
-            return weighted_r2(Yc_val, objective.forward(Z_val, K, V, skip_val), w_val)
-
+    validation_score = None if validation is None else _validation_score(
+        problem, objective, *validation)
     if on_iteration is not None and metric:
         report = on_iteration
 
