@@ -19,7 +19,9 @@ the defaults, takes about 4 minutes on 2 cores; the development half's large set
 2 minutes per model, a candidate with restarts about 5. The summary is
 ``results/defaults_<half>[_large].csv``, which the tables of the selection, development,
 development_sets and confirmation pages come from; ``--analyse`` prints the large sets'
-tables too where their summary exists.
+tables too where their summary exists, and on the development half each model's headroom
+over the defaults the rounds chose: how much the better of the two on each set would add
+to the mean, a bound on what a choice between them can gain there.
 
 The rule, written before any candidate was fitted, applied to the development half only:
 
@@ -336,6 +338,22 @@ def overview(results):
                            f"median fit time / {TIME_REFERENCE}"], rows)
 
 
+def headroom(results, reference, shapes, min_rows=None):
+    """Per other model, the headroom of a choice between it and ``reference``: the mean
+    over the sets of the better R² of the two, over ``reference``'s mean (every R² below
+    0 counted as 0, as in the rule's mean); with ``min_rows``, also on the sets of at
+    least that many rows. No choice between the two, per set or per fold, gains more."""
+    own = {s: max(r2, 0) for s, (r2, _) in results[reference].items()}
+    subsets = [list(own)] + ([] if min_rows is None else
+                             [[s for s in own if shapes[s][0] >= min_rows]])
+    rows = [[label, *(f"{np.mean([max(r2s[s][0] - own[s], 0) for s in sets]):+.4f}"
+                      for sets in subsets)]
+            for label, r2s in results.items() if label != reference]
+    return markdown_table(["model", f"headroom on {len(subsets[0])} sets",
+                           *(f"on the {len(sets)} of at least {min_rows} rows"
+                             for sets in subsets[1:])], rows)
+
+
 def analyse(which):
     results, shapes = read_summary(summary_path(which))
     large_path = summary_path(which, large=True)
@@ -346,6 +364,8 @@ def analyse(which):
         for name, (labels, large_time, paired) in ROUNDS.items():
             choice, table = verdict(results, large, labels, large_time, paired)
             print(f"The {name} round\n\n{table}\n\nThe rule's choice: {choice}\n")
+        # The defaults the rounds ended at: the last round's choice, or its baseline.
+        current = labels[0] if choice == "defaults (none qualifies)" else choice
     print(overview(results) + "\n")
     # Every set: the peers and the first round's candidates, then the later rounds'.
     later = {label for labels, *_ in list(ROUNDS.values())[1:] for label in labels[1:]}
@@ -357,6 +377,13 @@ def analyse(which):
               f"(benchmarks/results/{large_path.name})\n")
         print(overview(large) + "\n")
         print(by_set(large, large_shapes))
+    if which == "development":
+        print(f"\nHeadroom: the mean of max(R², 0), {current!r} or each other model, whichever "
+              "is higher on each set, over the mean of the first\n")
+        print(headroom(results, current, shapes, min_rows=1000))
+        if large:
+            print(f"\nThe same on the sets of at least {LARGE_ROWS} rows\n")
+            print(headroom(large, current, large_shapes))
 
 
 def main(argv=None):

@@ -91,6 +91,19 @@ def test_none_qualifying_keeps_the_defaults(bench, two_candidates):
     assert bench.verdict(results)[0] == "defaults (none qualifies)"
 
 
+def test_the_headroom_is_the_mean_gain_of_the_better_model_per_set(bench):
+    """A model better on one set of four by 0.4, worse on the others, and one below 0 where
+    the reference is at 0.1: the headroom counts the first set's gain only (R² below 0 as
+    0), on every set and on the large ones."""
+    results = {"ref": {"a": (0.2, 1), "b": (0.5, 1), "c": (0.1, 1), "d": (0.6, 1)},
+               "other": {"a": (0.6, 1), "b": (0.4, 1), "c": (-3.0, 1), "d": (0.5, 1)}}
+    shapes = {"a": (2000, 3), "b": (2000, 3), "c": (100, 3), "d": (100, 3)}
+    table = bench.headroom(results, "ref", shapes, min_rows=1000)
+    assert table.splitlines()[0] == ("| model | headroom on 4 sets | on the 2 of at least "
+                                     "1000 rows |")
+    assert table.splitlines()[2] == "| other | +0.1000 | +0.2000 |"
+
+
 def _block(page, name, command):
     text = (ROOT / "doc" / "user_guide" / page).read_text(encoding="utf-8")
     found = re.search(f"<!-- {name}: written by {re.escape(command)} -->\n(.*?)\n"
