@@ -285,6 +285,10 @@ def qualifies(stats):
             and stats["time"] <= 1 and (stats["large time"] is None or stats["large time"] <= 2))
 
 
+# A round's verdict where none of its candidates qualifies: its baseline stays.
+NONE_QUALIFIES = "defaults (none qualifies)"
+
+
 def paired_time(results, label, other):
     """The geometric mean over the sets of ``label``'s fit time over ``other``'s."""
     ours, theirs = results[label], results[other]
@@ -299,7 +303,7 @@ def verdict(results, large=None, labels=None, large_time=max, paired=False):
     stats = {label: statistics_of(results, label, large, large_time)
              for label in (CANDIDATES if labels is None else labels) if label in results}
     qualified = [label for label, s in stats.items() if qualifies(s)]
-    choice = "defaults (none qualifies)"
+    choice = NONE_QUALIFIES
     if qualified:
         leader = max(qualified, key=lambda label: stats[label]["mean"])
         if paired:
@@ -364,8 +368,8 @@ def analyse(which):
         for name, (labels, large_time, paired) in ROUNDS.items():
             choice, table = verdict(results, large, labels, large_time, paired)
             print(f"The {name} round\n\n{table}\n\nThe rule's choice: {choice}\n")
-        # The defaults the rounds ended at: the last round's choice, or its baseline.
-        current = labels[0] if choice == "defaults (none qualifies)" else choice
+            # The defaults the rounds have reached: this round's choice, or its baseline.
+            current = labels[0] if choice == NONE_QUALIFIES else choice
     print(overview(results) + "\n")
     # Every set: the peers and the first round's candidates, then the later rounds'.
     later = {label for labels, *_ in list(ROUNDS.values())[1:] for label in labels[1:]}
