@@ -8,6 +8,7 @@
     OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --paper-layer
     python benchmarks/bench_generated.py --attention-layer   # about 5 minutes
     python benchmarks/bench_generated.py --linear-cost       # about 2 minutes
+    OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --skip-start   # about 2 minutes
 
 ``make_friedman1``, ``make_friedman2`` and ``make_friedman3`` with scikit-learn's default
 noise: ``--n`` training rows (default 2000, seed 0) and ``--test-rows`` fresh test rows
@@ -26,6 +27,12 @@ the linear model is right, ``make_regression(12000, 20, noise=10)`` with 10 000 
 rows, each fit on one thread: the CV estimator's CPU time over
 ``MLPRegressor(max_iter=2000)``'s, at its defaults (whose first fold screens the others
 from 1 000 rows on) and with ``first_fold_screening=False``, and RidgeCV's.
+``--skip-start``: the skip term's fit (``linear_skip=True``, target tokens, distance
+scores, 40 L-BFGS iterations) on 20 000 rows of ``make_friedman2``, at the sharpness the CV
+estimator's automatic grid starts at there, from three context samples (seeds 0 to 2):
+test R², iterations and final training loss from the spectral start (local values) and
+from the linear limit (the values at zero, the start before it). Quoted by the in-context
+page of the user guide.
 
 Shown on the selection page of the user guide ("On Friedman's data"; the output of the
 last command is kept in ``benchmarks/results/generated.txt``) and quoted by the
@@ -38,12 +45,15 @@ import warnings
 import numpy as np
 from sklearn.datasets import make_friedman1, make_friedman2, make_friedman3, make_regression
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import r2_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from _common import markdown_table, package_models, peers, script_parser, selected
-from sklearn_softattn import SoftmaxAttentionRegressorCV
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
+from sklearn_softattn._layer import fitted_layer, initial_params, layer_predict, solve
+from sklearn_softattn._problem import build_problem
 from sklearn_softattn.datasets import make_attention_regression
 
 GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2,
@@ -113,6 +123,42 @@ def linear_cost():
     return results
 
 
+def skip_starts(n=20_000, seeds=range(3), max_iter=40, test_rows=2000):
+    """``{start: [(test R², iterations, final training loss) per seed]}``: the skip
+    term's fit on ``make_friedman2`` from its spectral start and from the linear limit,
+    each seed drawing the context."""
+    X, y = make_friedman2(n_samples=n, random_state=0)
+    X_test, y_test = make_friedman2(n_samples=test_rows, random_state=1)
+    scaler = StandardScaler().fit(X)
+    X, X_test = scaler.transform(X), scaler.transform(X_test)
+    layer = dict(linear_skip=True, target_tokens=True, attention_scores="distance",
+                 solver="lbfgs", renormalize=False, balance_strength=0.0, shrinkage="auto")
+    # The automatic grid's first positive scale (whose paths the CV estimator's defaults
+    # fit as ``layer``; one iteration is enough to find it).
+    cv = SoftmaxAttentionRegressorCV(linear_skip=True, max_iters=(1,), random_state=0)
+    scale = float(cv.fit(X, y).attention_scales_[1])
+    results = {"spectral start (local values)": [], "linear limit (values at zero)": []}
+    for seed in seeds:
+        params = SoftmaxAttentionRegressor(attention_scale=scale, max_iter=max_iter,
+                                           **layer).get_params()
+        for start in results:
+            rng = np.random.RandomState(seed)
+            problem = build_problem(X, y[:, None], np.ones(n), params, rng)
+            K, V = initial_params(problem, params, rng)
+            if start.startswith("linear"):
+                attention, S = problem.objective.split(V)
+                V = np.hstack([np.zeros_like(attention), S])
+            curve = []
+            with threadpool_limits(1), warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                K, V, progress, _, _ = solve(problem, K, V, params, rng, max_iter=max_iter,
+                                             loss_curve=curve)
+            fitted = fitted_layer(K, V, problem, 1)
+            r2 = r2_score(y_test, layer_predict(fitted, X_test, "radius"))
+            results[start].append((r2, progress.n_iter, curve[-1]))
+    return scale, results
+
+
 def main(argv=None):
     parser = script_parser(__doc__)
     parser.add_argument("--n", type=int, default=2000, help="training rows")
@@ -123,6 +169,8 @@ def main(argv=None):
                         help="the gain over linear models on data drawn from the paper's layer")
     parser.add_argument("--linear-cost", action="store_true",
                         help="the fit time where a linear model is right")
+    parser.add_argument("--skip-start", action="store_true",
+                        help="the skip term's fit from its spectral start and the linear limit")
     parser.add_argument("--model", action="append",
                         help="fit these models only, besides MLPRegressor (repeatable)")
     args = parser.parse_args(argv)
@@ -132,6 +180,16 @@ def main(argv=None):
               "estimator's test R² over the best linear model's")
         print("per seed: " + ", ".join(f"{gain:+.3f}" for gain in gains))
         print(f"mean: {np.mean(gains):+.3f}")
+    elif args.skip_start:
+        scale, results = skip_starts()
+        print(f"make_friedman2, 20 000 training rows, 2 000 test rows; the skip term at "
+              f"attention_scale={scale:.3g}, 40 L-BFGS iterations, one thread\n")
+        print(markdown_table(
+            ["start", "test R² (seeds 0, 1, 2)", "iterations", "final training loss"],
+            [[start, ", ".join(f"{r2:.4f}" for r2, _, _ in runs),
+              ", ".join(str(it) for _, it, _ in runs),
+              ", ".join(f"{loss:.4g}" for _, _, loss in runs)]
+             for start, runs in results.items()]))
     elif args.linear_cost:
         results = linear_cost()
         reference = results["MLPRegressor(max_iter=2000)"][1]

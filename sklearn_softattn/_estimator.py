@@ -173,9 +173,11 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
 
     linear_skip : bool, default=False
         Add a linear term ``S (x - x_offset_)`` to the attention's output
-        (``skip_coef_``): it starts at the ridge fit, with the values at zero,
-        so the attention fits what a linear model leaves, and the ridge
-        ``shrinkage`` falls on ``S``.
+        (``skip_coef_``), on which the ridge ``shrinkage`` falls. It starts at
+        the ridge fit. With ``target_tokens=True`` on the features the values
+        start local: the attended targets, each corrected by ``S`` times the
+        query's offset from its row (TabR's values); otherwise at zero, so that
+        the attention fits what a linear model leaves.
 
     score_features : {"features", "ranks"}, default="features"
         What the attention reads. ``"ranks"``: each feature's normal scores

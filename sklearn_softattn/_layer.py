@@ -454,9 +454,16 @@ def initial_params(problem, params, rng):
     (same linear limit, a metric of full rank) and the random one draws the
     metric ``L`` (``K = LᵀL``); with target tokens ``U`` starts at 0, where the
     layer is the paper's. With a skip term the spectral start is the isotropic
-    metric with zero values and ``S`` the least-squares (ridge) coefficient: the
-    start is the linear limit itself, from which the attention grows; the random
-    start has ``S = 0``.
+    metric and ``S`` the least-squares (ridge) coefficient. With target tokens on
+    the features (not their normal scores) the values start local, ``U = I`` and
+    ``V_x = -S``: the start predicts ``Σ_j a_j (y_j - S x_j) + S x``, the attended
+    targets corrected by the linear fit for the query's offset from the attended
+    rows (TabR's values, Gorishniy et al., ICLR 2024), which tends to the linear
+    limit as the softmax flattens. From the linear limit itself instead (the values
+    at zero) the attention must grow as ``S`` shrinks, and L-BFGS stalled on that
+    valley from some context samples (the in-context page of the user guide).
+    Without target tokens, or on normal scores, the values start at zero: the
+    start is the linear limit. The random start has ``S = 0``.
     """
     W, W_inv, Yc = problem.score.W, problem.score.W_inv, problem.Yc
     distance, q = problem.objective.metric, Yc.shape[1]
@@ -492,7 +499,12 @@ def initial_params(problem, params, rng):
     if problem.context_Y is not None:
         V = np.hstack([V, np.zeros((q, q), V.dtype)])
     K, V = renormalize(K, V, params["attention_scale"], W_inv)
-    return K, V if S is None else np.hstack([V, S])
+    if S is None:
+        return K, V
+    local = problem.context_Y is not None and problem.score_map is None
+    if params["init"] == "spectral" and local:
+        V = np.hstack([-S, np.eye(q, dtype=V.dtype)])
+    return K, np.hstack([V, S])
 
 
 def linear_limit(problem, params):
@@ -507,4 +519,9 @@ def linear_limit(problem, params):
     1.5e4 to 2.7e6 and the test R² fell from 0.750 to 0.718, since the
     training loss is not exactly the linear one at any positive scale.
     """
-    return initial_params(problem, {**params, "init": "spectral", "attention_scale": 1.0}, None)
+    K, V = initial_params(problem, {**params, "init": "spectral", "attention_scale": 1.0}, None)
+    attention, S = problem.objective.split(V)
+    if S is None:
+        return K, V
+    # With a skip term the linear limit is S's: the start's values are at zero.
+    return K, np.hstack([np.zeros_like(attention), S])
