@@ -130,7 +130,7 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
         assert _block("selection.md", "confirmation", command) == tables[0]
         assert tables[1] in page  # every set
     else:
-        rounds = ["verdict", "second round", "third round", "fourth round", "fifth round"]
+        rounds = ["verdict", *(f"{name} round" for name in list(bench.ROUNDS)[1:])]
         for name, table in zip(rounds, tables):
             verdict = _block("development.md", name, command)
             assert verdict.startswith(table)
