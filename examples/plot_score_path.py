@@ -50,7 +50,8 @@ OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT") or Path(__file__).resol
 # ``attention_scales=5``: the linear limit (0) and 4 scales from 0.01 to 10
 # (further with distance scores, until they resolve the rows' spacing); the
 # rest at the defaults: the iteration counts 5, 15 and 40,
-# ``balance_strengths=(0,)``, ``shrinkages=(0, "auto", 10)``, 5 shuffled folds.
+# ``balance_strengths=(0,)``, ``shrinkages=(0, "auto", 10)``, 5 shuffled folds drawn
+# twice.
 n_samples = 200 if QUICK else 400
 datasets = {
     "linear (Gaussian design, d = 10)": make_gaussian_regression(

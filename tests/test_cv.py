@@ -11,6 +11,7 @@ from sklearn.model_selection import (
     GridSearchCV,
     KFold,
     LeaveOneOut,
+    RepeatedKFold,
     ShuffleSplit,
     cross_val_score,
 )
@@ -414,12 +415,23 @@ def test_bad_folds_are_rejected(cv, weights, match):
         SoftmaxAttentionRegressorCV(**dict(FAST, cv=cv)).fit(X, y, sample_weight=weights)
 
 
-def test_auto_folds_are_five_then_one_hold_out(monkeypatch):
+def _same_folds(folds, others):
+    return len(folds) == len(others) and all(
+        np.array_equal(a, b) for fa, fb in zip(folds, others) for a, b in zip(fa, fb))
+
+
+def test_auto_folds_are_five_twice_then_five_then_one_hold_out(monkeypatch):
     X, y = make_friedman1(60, n_features=5, random_state=0)
     weights = np.ones(60)
-    five = inner_folds(5, X, y, weights, 0)
-    assert all(np.array_equal(a, b) for fa, fb in zip(inner_folds("auto", X, y, weights, 0), five)
-               for a, b in zip(fa, fb))
+    twice = inner_folds(RepeatedKFold(n_splits=5, n_repeats=2, random_state=0), X, y,
+                        weights, 0)
+    assert len(twice) == 10 and _same_folds(inner_folds("auto", X, y, weights, 0), twice)
+    # Each repeat is a partition of the rows: every row is validated once per repeat.
+    for repeat in (twice[:5], twice[5:]):
+        np.testing.assert_array_equal(np.sort(np.concatenate([t for _, t in repeat])),
+                                      np.arange(60))
+    monkeypatch.setattr(_cv, "REPEATED_ROWS", 59)
+    assert _same_folds(inner_folds("auto", X, y, weights, 0), inner_folds(5, X, y, weights, 0))
     monkeypatch.setattr(_cv, "HOLDOUT_ROWS", 59)
     ((train, test),) = inner_folds("auto", X, y, weights, 0)
     assert len(test) == 6 and np.array_equal(np.sort(np.r_[train, test]), np.arange(60))
