@@ -198,7 +198,7 @@ def inner_folds(cv, X, y, sample_weight, random_state):
     :data:`HOLDOUT_FRACTION` of the rows (:func:`~._problem.holdout_split`). A
     splitter or an iterable is used as given.
     """
-    n_samples = X.shape[0]
+    n_samples, asked = X.shape[0], cv
     if isinstance(cv, str):  # "auto", the only string the parameter's check lets by
         if n_samples > HOLDOUT_ROWS:
             folds = [holdout_split(n_samples, HOLDOUT_FRACTION,
@@ -215,7 +215,7 @@ def inner_folds(cv, X, y, sample_weight, random_state):
     try:
         folds = list(check_cv(cv, y).split(X, y))
     except ValueError as error:  # a splitter asking for more folds than rows, say
-        raise ValueError(f"cv={cv!r} cannot split n_samples={n_samples}: {error}") from error
+        raise ValueError(f"cv={asked!r} cannot split n_samples={n_samples}: {error}") from error
     return _checked_folds(folds, sample_weight)
 
 

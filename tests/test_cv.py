@@ -406,11 +406,12 @@ def test_int_cv_is_shuffled_and_seeded_a_splitter_is_used_as_given(small):
     (1, None, "'cv' parameter"),  # fewer than two folds
     (11, None, "cv=11 asks for 11 folds of n_samples=10"),
     (KFold(11), None, r"cv=KFold\(.*\) cannot split n_samples=10"),
+    ("auto", None, "cv='auto' cannot split n_samples=4"),
     ([], None, "cv gives no fold"),
     (KFold(2), [0, 0, 0, 0, 1, 1, 1, 1, 1, 1], "cv: fold 1 leaves 1 training row"),
 ])
 def test_bad_folds_are_rejected(cv, weights, match):
-    X, y = make_friedman1(10, n_features=5, random_state=0)
+    X, y = make_friedman1(4 if cv == "auto" else 10, n_features=5, random_state=0)
     with pytest.raises(ValueError, match=match):
         SoftmaxAttentionRegressorCV(**dict(FAST, cv=cv)).fit(X, y, sample_weight=weights)
 
