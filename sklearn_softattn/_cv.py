@@ -678,7 +678,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         Validation score, as in :func:`sklearn.metrics.check_scoring`;
         ``None`` is R². Larger is better.
 
-    selection_rule : {"2se", "1se", "best"}, default="2se"
+    selection_rule : {"1se", "2se", "best"}, default="1se"
         How the point is chosen from the mean validation scores. ``"best"``: the
         highest. ``"1se"`` (``"2se"``): the smallest scale within one (two)
         standard errors of the highest, so that a sharper softmax must beat a
@@ -913,7 +913,7 @@ intercept_, n_iter_, loss_curve_
         attention_shrinkages=("auto",),
         cv="auto",
         scoring=None,
-        selection_rule="2se",
+        selection_rule="1se",
         path_warm_start=False,
         path_early_stop=False,
         first_fold_screening="auto",
