@@ -6,7 +6,7 @@ The cross-validated score path of the sharpness
 :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV` fits the layer along a
 path of increasing ``attention_scale``, the sharpness of the softmax, for each
 fold and each ``(balance_strength, shrinkage)``, and keeps the smallest scale
-whose mean validation score is within two standard errors of the best.
+whose mean validation score is within one standard error of the best.
 :class:`~sklearn_softattn.ScorePathDisplay` draws that path, as
 ``LassoCV``'s path is drawn in scikit-learn's gallery: the mean validation R²
 against ``attention_scale`` (a log axis, linear up to its first positive

@@ -622,7 +622,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     from 1000 rows on, the other folds go past the linear limit only where the
     first fold's did better than it (``first_fold_screening``), and a row farther
     out than the training rows is read at their radius (``extrapolation``).
-    The point chosen (by default the smallest scale within two standard errors of
+    The point chosen (by default the smallest scale within one standard error of
     the best mean validation score) is refitted on all the data as a
     :class:`SoftmaxAttentionRegressor` with the chosen parameters
     (``best_params_``), so where the data are linear the model is linear.
