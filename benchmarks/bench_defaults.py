@@ -98,7 +98,8 @@ The ninth round (:data:`NINTH_ROUND`), written after the eighth's verdict and be
 candidate was fitted: the fifth round's rule, unchanged, between the defaults (the eighth
 round's) and the point chosen by one standard error instead of two
 (``selection_rule="1se"``), which the third round tried on five folds: with ten, the
-standard errors are narrower and one of them is a smaller step.
+standard errors are narrower and one of them is a smaller step. It won, by 0.00105 of the
+mean, and is the default.
 """
 
 import csv
