@@ -52,7 +52,13 @@ from threadpoolctl import threadpool_limits
 
 from _common import markdown_table, package_models, peers, script_parser, selected
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
-from sklearn_softattn._layer import fitted_layer, initial_params, layer_predict, solve
+from sklearn_softattn._layer import (
+    fitted_layer,
+    initial_params,
+    layer_predict,
+    skip_alone,
+    solve,
+)
 from sklearn_softattn._problem import build_problem
 from sklearn_softattn.datasets import make_attention_regression
 
@@ -146,8 +152,7 @@ def skip_starts(n=20_000, seeds=range(3), max_iter=40, test_rows=2000):
             problem = build_problem(X, y[:, None], np.ones(n), params, rng)
             K, V = initial_params(problem, params, rng)
             if start.startswith("linear"):
-                attention, S = problem.objective.split(V)
-                V = np.hstack([np.zeros_like(attention), S])
+                V = skip_alone(problem, V)
             curve = []
             with threadpool_limits(1), warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)

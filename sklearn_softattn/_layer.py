@@ -520,8 +520,13 @@ def linear_limit(problem, params):
     training loss is not exactly the linear one at any positive scale.
     """
     K, V = initial_params(problem, {**params, "init": "spectral", "attention_scale": 1.0}, None)
+    return K, skip_alone(problem, V)
+
+
+def skip_alone(problem, V):
+    """With a skip term, ``V`` with the attention's values at zero and ``S`` kept: the
+    layer is then the linear fit ``S`` beside a silent attention, at any scale (the
+    linear limit's values, and the skip term's spectral start before it became local).
+    Without one, ``V`` itself."""
     attention, S = problem.objective.split(V)
-    if S is None:
-        return K, V
-    # With a skip term the linear limit is S's: the start's values are at zero.
-    return K, np.hstack([np.zeros_like(attention), S])
+    return V if S is None else np.hstack([np.zeros_like(attention), S])

@@ -11,7 +11,7 @@ from _layer_data import assert_weights_are_repeated_rows, layer_data
 from _layer_data import layer_problem as _problem
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._geometry import symmetric_root
-from sklearn_softattn._layer import initial_params, to_raw, to_working
+from sklearn_softattn._layer import initial_params, skip_alone, to_raw, to_working
 from sklearn_softattn._problem import build_problem
 from sklearn_softattn._ranks import fit_normal_scores, normal_scores
 
@@ -147,8 +147,7 @@ def _start_loss(params, X, Y, values_at_zero=False):
     problem = build_problem(X, Y, np.ones(len(X)), params, np.random.RandomState(0))
     K, V = initial_params(problem, params, None)
     if values_at_zero:
-        attention, S = problem.objective.split(V)
-        V = np.hstack([np.zeros_like(attention), S])
+        V = skip_alone(problem, V)
     K, V = to_working(K, V, problem)
     return problem.objective(symmetric_root(K), V)[0]
 
