@@ -11,13 +11,11 @@ from . import _attention
 from ._callbacks import CallbackSupportMixin
 from ._layer import (
     FittedLayer,
-    attention_queries,
     attention_tokens,
     check_finite,
-    clipped_features,
     handles_float_errors,
     layer_predict,
-    predict_neighbors,
+    softmax_inputs,
 )
 from ._problem import positive_rows
 
@@ -170,12 +168,10 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         """
         layer, X = self._fitted_layer(X)
         n_context = layer.context.shape[0]
-        X = clipped_features(layer, X, self.extrapolation)
-        Zq, Zc = attention_queries(layer, X, self.extrapolation)
+        X, Zq, Zc, neighbors = softmax_inputs(layer, X, self.extrapolation)
         KZc = Zc @ layer.key_query.T
         bias = _attention.key_bias(Zc, layer.key_query, layer.attention_scores)
         log_w = np.log(layer.context_weight)
-        neighbors = predict_neighbors(layer, Zq, Zc)
 
         def weights_of(block):
             return _attention.attention_weights(

@@ -315,6 +315,15 @@ def predict_neighbors(layer, Zq, Zc):
     return query_neighbors(Zq, Zc, symmetric_root(layer.key_query), layer.n_neighbors)
 
 
+def softmax_inputs(layer, X, extrapolation):
+    """What the softmax of a positive scale reads at validated ``X``: its
+    :func:`clipped_features`, the queries and context tokens of
+    :func:`attention_queries`, and each query's tokens (:func:`predict_neighbors`)."""
+    X = clipped_features(layer, X, extrapolation)
+    Zq, Zc = attention_queries(layer, X, extrapolation)
+    return X, Zq, Zc, predict_neighbors(layer, Zq, Zc)
+
+
 def layer_predict(layer, X, extrapolation="clip"):
     """Predictions of a :class:`FittedLayer` at validated ``X``; 1-D for a 1-D ``coef``.
 
@@ -322,19 +331,18 @@ def layer_predict(layer, X, extrapolation="clip"):
     with ``coef``: it has no softmax; at a positive scale the scores read the queries
     of :func:`attention_queries`, and a skip term the features.
     """
-    X = clipped_features(layer, X, extrapolation)
     if layer.linear:
+        X = clipped_features(layer, X, extrapolation)
         coef = np.atleast_2d(layer.coef)
         # In the fitted model's dtype, as the layer's predictions are: a float32 query
         # of a float64 model may have predictions beyond float32's range.
         y = np.atleast_1d(layer.intercept) + X @ coef.T
         return y.ravel() if np.ndim(layer.coef) == 1 else y
     targets = None if layer.target_value is None else layer.context_targets - layer.y_offset
-    Zq, Zc = attention_queries(layer, X, extrapolation)
+    X, Zq, Zc, neighbors = softmax_inputs(layer, X, extrapolation)
     y = layer.y_offset + attention_forward(
         Zq, Zc, layer.key_query, layer.value_matrix, layer.context_weight,
-        targets=targets, scores=layer.attention_scores,
-        neighbors=predict_neighbors(layer, Zq, Zc),
+        targets=targets, scores=layer.attention_scores, neighbors=neighbors,
     )
     if layer.skip_coef is not None:
         y += (X - layer.x_offset) @ np.atleast_2d(layer.skip_coef).T
