@@ -15,7 +15,7 @@ from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning, FitFailedWarning
 from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.model_selection import KFold, RepeatedKFold, check_cv
@@ -441,6 +441,23 @@ def choose_point(score_path, selection_rule="2se"):
     return (scale, *(int(i) for i in np.unravel_index(np.argmax(rest), rest.shape)))
 
 
+# What the scores read, for score_features="auto": the features, or their normal scores
+# with the skip term, which rank scores need (a linear term in the features themselves).
+REPRESENTATIONS = ({"score_features": "features"},
+                   {"score_features": "ranks", "linear_skip": True})
+
+
+def choose_representation(score_paths, selection_rule="2se"):
+    """Index of the score path, one per representation (on the same folds and grid
+    but for the scales), that holds the point :func:`choose_point` takes from all of
+    them in a row, each representation's scales after the one's before as if
+    sharper: a later representation is chosen only where it leads the earlier ones'
+    best by the rule's margin."""
+    scale = choose_point(np.concatenate(score_paths), selection_rule)[0]
+    return int(np.searchsorted(np.cumsum([len(path) for path in score_paths]), scale,
+                               side="right"))
+
+
 # Two paths of a fold (with the same balance strength) whose linear limits predict the
 # fold's training rows alike, to within this root-mean-square difference relative to
 # the predictions' spread, are one path there, fitted once: their shrinkages then barely
@@ -769,9 +786,15 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         A linear term beside the attention, which starts at the ridge fit (see
         :class:`SoftmaxAttentionRegressor`).
 
-    score_features : {"features", "ranks"}, default="features"
+    score_features : {"features", "ranks", "auto"}, default="features"
         What the attention reads: the features or their normal scores (see
         :class:`SoftmaxAttentionRegressor`; ``"ranks"`` needs ``linear_skip``).
+        ``"auto"``: the folds choose. Both paths are scored on the same folds,
+        the normal scores' with the skip term, and ``selection_rule`` chooses
+        from the two as from one path, the normal scores' points after the
+        features' as if sharper: they are taken where they lead by the rule's
+        margin (``best_params_`` holds the chosen ``score_features`` and
+        ``linear_skip``). The folds cost twice as much.
 
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
@@ -801,9 +824,10 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     best_params_ : dict
         The chosen ``attention_scale`` (where the chosen point starts),
         ``max_iter``, ``balance_strength``, ``shrinkage`` and
-        ``context_neighbors``: the refit is
-        ``SoftmaxAttentionRegressor(**shared, **best_params_)`` fitted on all
-        the data, ``shared`` this estimator's other layer parameters (with
+        ``context_neighbors``, and with ``score_features="auto"`` the chosen
+        ``score_features`` and ``linear_skip``: the refit is
+        ``SoftmaxAttentionRegressor(**{**shared, **best_params_})`` fitted on
+        all the data, ``shared`` this estimator's layer parameters (with
         ``path_warm_start=True``, the path replayed up to the chosen point).
 
     attention_scale_ : float
@@ -898,6 +922,7 @@ intercept_, n_iter_, loss_curve_
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
+        "score_features": [StrOptions({"features", "ranks", "auto"})],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
                    Interval(Integral, 1, None, closed="left"), None],
@@ -1071,17 +1096,46 @@ intercept_, n_iter_, loss_curve_
         self : object
             The fitted estimator.
         """
-        # (context_neighbors applies to distance scores only, where the folds try it.)
-        check_layer_params({**self.get_params(), "context_neighbors": None})
+        # One estimator per representation the folds choose from: this one, or with
+        # score_features="auto" one of each of REPRESENTATIONS.
+        candidates = [self] if self.score_features != "auto" else [
+            clone(self).set_params(**representation) for representation in REPRESENTATIONS]
+        for candidate in candidates:
+            # (context_neighbors applies to distance scores only, where the folds try it.)
+            check_layer_params({**candidate.get_params(), "context_neighbors": None})
         given = X, y, sample_weight  # what the callbacks see (and score on)
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
+        y_split = Y[:, 0] if y_ndim == 1 else Y
+        folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
+        task = Task.begin_fit(self, *given, max_subtasks=len(candidates) * len(folds) + 1)
+        points = [candidate._choose(X, Y, sample_weight, y_ndim, given, folds, task)
+                  for candidate in candidates]
+        k = choose_representation([candidate.score_path_ for candidate in candidates],
+                                  self.selection_rule)
+        if candidates[k].best_params_["attention_scale"] == 0:
+            k = 0  # the linear limit reads no scores: there the representations are one
+        chosen = candidates[k]
+        chosen._refit(X, Y, sample_weight, y_ndim, given, task, best_scale=points[k][0])
+        if chosen is not self:
+            params = chosen.get_params()
+            vars(self).update({name: value for name, value in vars(chosen).items()
+                               if name not in params})
+            self.best_params_ = {**chosen.best_params_,
+                                 **{name: params[name] for name in REPRESENTATIONS[-1]}}
+            if self.verbose:
+                print(f"score_features={chosen.score_features!r}: its point scored higher")
+        task.end({})  # the model is self
+        return self
+
+    def _choose(self, X, Y, sample_weight, y_ndim, given, folds, task):
+        """Score the grid's paths on ``folds`` and choose the point: set ``score_path_``,
+        ``best_params_`` and the grid's attributes, and return the point's indices
+        (:func:`choose_point`)."""
         scales, max_iters, balance_strengths, shrinkages, attention_paths = self._grid(
             X, sample_weight)
         y_split = Y[:, 0] if y_ndim == 1 else Y
-        folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
-        task = Task.begin_fit(self, *given, max_subtasks=len(folds) + 1)
         # The folds' tasks are made here, before the folds go to joblib's workers;
         # their estimators fit validated arrays, and so see those.
         fold_tasks = [
@@ -1093,6 +1147,7 @@ intercept_, n_iter_, loss_curve_
         params = self._path_params(int(max_iters[-1]))
         scorer = None if self.scoring is None else check_scoring(
             SoftmaxAttentionRegressor(), scoring=self.scoring)
+
         def fold_args(k):
             (train, test), fold_task = folds[k], fold_tasks[k]
             return (params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
@@ -1134,10 +1189,17 @@ intercept_, n_iter_, loss_curve_
                             for name, value in self.best_params_.items())
                   + f": mean validation score "
                     f"{(every if self.best_params_['context_neighbors'] else dense).mean():.6g}")
+        return chosen
+
+    def _refit(self, X, Y, sample_weight, y_ndim, given, task, best_scale):
+        """Refit the chosen point (``best_params_``, its scale the ``best_scale``-th of
+        ``attention_scales_``) on all the rows and store it."""
+        y_split = Y[:, 0] if y_ndim == 1 else Y
+        max_iters = self.max_iters_
         if self.path_warm_start and best_scale > 0:
             refit = task.subtask("refit", best_scale + 1)
-            layer = self._refit_path(X, Y, sample_weight, y_ndim, scales[:best_scale + 1],
-                                     refit)
+            layer = self._refit_path(X, Y, sample_weight, y_ndim,
+                                     self.attention_scales_[:best_scale + 1], refit)
         else:
             refit = task.subtask("refit")  # a leaf, whose task the refit's fit becomes
             model = SoftmaxAttentionRegressor(
@@ -1156,8 +1218,6 @@ intercept_, n_iter_, loss_curve_
             print(f"max_iter={max_iters[-1]} is the largest of max_iters: a longer "
                   "max_iters may score better")
         self._store(layer)
-        task.end({})  # the model is self
-        return self
 
     def _refit_path(self, X, Y, sample_weight, y_ndim, scales, task):
         """The layer at the chosen point of a warm-started path, replayed on all the

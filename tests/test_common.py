@@ -1,6 +1,7 @@
 """scikit-learn's estimator checks, for the default, the L-BFGS solver, the paper's baseline,
 the linear limit (attention_scale=0), target tokens and distance scores, local attention,
-and the CV estimator (at its defaults, and with fixed sharpnesses)."""
+and the CV estimator (at its defaults, with fixed sharpnesses, and choosing what the scores
+read)."""
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -57,6 +58,8 @@ def _expected_failed_checks(estimator):
         SoftmaxAttentionRegressorCV(),  # the defaults: the learned sharpness
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), linear_skip=True,
                                     score_features="ranks"),
+        # The representation chosen on the folds.
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), score_features="auto"),
         # Restarts, the first fold screening the others, and features clipped to their range.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), start_multiples=(0.3, 1.0, 3.0),
                                     first_fold_screening=True, extrapolation="range"),

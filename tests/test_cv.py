@@ -20,7 +20,12 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn import _cv
-from sklearn_softattn._cv import attention_scale_grid, choose_point, inner_folds
+from sklearn_softattn._cv import (
+    attention_scale_grid,
+    choose_point,
+    choose_representation,
+    inner_folds,
+)
 from sklearn_softattn._layer import fitted_layer, layer_predict
 from sklearn_softattn._layer import weighted_r2 as r2
 from sklearn_softattn._problem import build_problem, positive_rows
@@ -192,6 +197,24 @@ def test_choose_point_best_and_standard_error_rules():
     assert choose_point(noisy) == (0, 0, 0)  # the default
     ties = np.zeros((3, 2, 2, 3))
     assert choose_point(ties, "best") == choose_point(ties, "2se") == (0, 0, 0)
+
+
+def test_choose_representation_asks_the_rules_margin_of_the_second():
+    rng = np.random.default_rng(0)
+    first = 0.5 + 0.01 * rng.standard_normal((2, 1, 1, 1, 10))
+    first[1] += 0.02  # the attention leads the linear end clearly
+    second = first.copy()
+    assert choose_representation([first, second], "best") == 0  # a tie: the first
+    # Ahead of the first's best by 1.5 standard errors: enough for one, not for two.
+    gain = 0.01 * rng.standard_normal(10)
+    gain += 1.5 * gain.std(ddof=1) / np.sqrt(10) - gain.mean()
+    second[1] = first[1] + gain
+    assert choose_representation([first, second], "best") == 1
+    assert choose_representation([first, second], "1se") == 1
+    assert choose_representation([first, second], "2se") == 0
+    # Paths of other lengths: the second's attention against the first's linear end.
+    assert choose_representation([first[:1], second], "2se") == 1
+    assert choose_representation([first, second[:1]], "best") == 0
 
 
 def test_choose_point_takes_the_best_alpha_and_shrinkage_at_the_chosen_scale():
@@ -883,6 +906,7 @@ def _refit_by_hand(cv, X, y):
     dict(cv=3, max_iters=(5, 10), max_context=8, context_neighbors=4),
     dict(attention_scales=[0, 0.3, 3.0], cv=3, max_iters=(5, 15), path_warm_start=False),
     dict(FAST, path_warm_start=False),
+    dict(cv=3, max_iters=(5, 10), score_features="auto"),
 ])
 def test_the_refit_is_the_base_estimator_at_best_params(friedman, params):
     X, y = friedman
@@ -995,3 +1019,39 @@ def test_start_multiples_start_the_auto_path_at_multiples_of_its_start():
     np.testing.assert_allclose(reg.attention_scales_, [0, 0.3 * start, start])
     with pytest.raises(ValueError, match="start_multiples"):
         SoftmaxAttentionRegressorCV(start_multiples=(0.0, 1.0)).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def heavy_tailed():
+    """A target smooth in the logarithms of log-normal features: far rows rule the
+    features' distances, not their ranks'."""
+    rng = np.random.default_rng(0)
+    X = rng.lognormal(0.0, 2.0, (400, 3))
+    y = np.tanh(np.log(X[:, 0])) + np.sin(np.log(X[:, 1])) + 0.1 * rng.standard_normal(400)
+    return (X - X.mean(axis=0)) / X.std(axis=0), y
+
+
+def test_score_features_auto_is_the_representation_the_folds_choose(heavy_tailed, linear):
+    X, y = heavy_tailed
+    auto = SoftmaxAttentionRegressorCV(score_features="auto", random_state=0).fit(X, y)
+    features = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    ranks = SoftmaxAttentionRegressorCV(score_features="ranks", linear_skip=True,
+                                        random_state=0).fit(X, y)
+    assert auto.best_params_ == {**ranks.best_params_, "score_features": "ranks",
+                                 "linear_skip": True}
+    np.testing.assert_array_equal(auto.score_path_, ranks.score_path_)
+    np.testing.assert_array_equal(auto.predict(X), ranks.predict(X))  # bit for bit
+    assert (ranks.score_path_.mean(axis=-1).max()
+            > features.score_path_.mean(axis=-1).max() + 0.1)
+    # Where the linear end wins both, the features' is kept.
+    linear_auto = SoftmaxAttentionRegressorCV(score_features="auto", random_state=0).fit(*linear)
+    assert linear_auto.best_params_["score_features"] == "features"
+    assert linear_auto.best_params_["linear_skip"] is False
+    np.testing.assert_array_equal(
+        linear_auto.predict(linear[0]),
+        SoftmaxAttentionRegressorCV(random_state=0).fit(*linear).predict(linear[0]))
+
+
+def test_score_features_auto_is_the_cv_estimators_alone(linear):
+    with pytest.raises(ValueError, match="score_features"):
+        SoftmaxAttentionRegressor(score_features="auto").fit(*linear)
