@@ -9,6 +9,9 @@
     python benchmarks/bench_generated.py --attention-layer   # about 5 minutes
     python benchmarks/bench_generated.py --linear-cost       # about 2 minutes
     OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --skip-start   # about 2 minutes
+    OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --n 20000 --scores-chosen \
+        --model "attention CV" --model "attention CV, scores chosen" \
+        --model "MLPRegressor, unscaled targets"   # about 4 minutes
 
 ``make_friedman1``, ``make_friedman2`` and ``make_friedman3`` with scikit-learn's default
 noise: ``--n`` training rows (default 2000, seed 0) and ``--test-rows`` fresh test rows
@@ -32,7 +35,10 @@ scores, 40 L-BFGS iterations) on 20 000 rows of ``make_friedman2``, at the sharp
 estimator's automatic grid starts at there, from three context samples (seeds 0 to 2):
 test R², iterations and final training loss from the spectral start (local values) and
 from the linear limit (the values at zero, the start before it). Quoted by the in-context
-page of the user guide.
+page of the user guide. ``--scores-chosen``: also the CV estimator with
+``score_features="auto"`` ("attention CV, scores chosen"), whose folds choose what the
+scores read (its outputs at 2 000 and 20 000 rows are kept in
+``benchmarks/results/generated_scores_chosen.txt``).
 
 Shown on the selection page of the user guide ("On Friedman's data"; the output of the
 last command is kept in ``benchmarks/results/generated.txt``) and quoted by the
@@ -66,10 +72,14 @@ GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2
               "make_friedman3": make_friedman3}
 
 
-def measure(n, paper_layer=False, test_rows=2000, labels=None):
+def measure(n, paper_layer=False, test_rows=2000, labels=None, scores_chosen=False):
     """``{set: {model: (test R², fit time)}}``; with ``labels``, those models and the
     time reference, MLPRegressor, only."""
-    models = selected({**peers(), **package_models(paper_layer)}, labels, also=["MLPRegressor"])
+    chosen = {"attention CV, scores chosen": make_pipeline(
+        StandardScaler(), SoftmaxAttentionRegressorCV(score_features="auto", random_state=0)),
+    } if scores_chosen else {}
+    models = selected({**peers(), **package_models(paper_layer), **chosen}, labels,
+                      also=["MLPRegressor"])
     results = {}
     for name, make in GENERATORS.items():
         X, y = make(n_samples=n, random_state=0)
@@ -176,6 +186,8 @@ def main(argv=None):
                         help="the fit time where a linear model is right")
     parser.add_argument("--skip-start", action="store_true",
                         help="the skip term's fit from its spectral start and the linear limit")
+    parser.add_argument("--scores-chosen", action="store_true",
+                        help="also the CV estimator with score_features='auto'")
     parser.add_argument("--model", action="append",
                         help="fit these models only, besides MLPRegressor (repeatable)")
     args = parser.parse_args(argv)
@@ -205,7 +217,8 @@ def main(argv=None):
     else:
         print(f"Test R² at n = {args.n}, {args.test_rows} test rows "
               "(fit time / MLPRegressor's)\n")
-        print(table(measure(args.n, args.paper_layer, args.test_rows, args.model)))
+        print(table(measure(args.n, args.paper_layer, args.test_rows, args.model,
+                            args.scores_chosen)))
 
 
 if __name__ == "__main__":
