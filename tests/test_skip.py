@@ -4,6 +4,7 @@ estimator."""
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.datasets import make_friedman1
 from sklearn.exceptions import ConvergenceWarning
 
@@ -216,7 +217,12 @@ def test_normal_scores_need_the_skip_term_and_neither_has_partial_fit():
 
 
 @pytest.mark.parametrize("case", ["constant", "ties", "outlier"])
-def test_awkward_columns_give_finite_predictions(case):
+@pytest.mark.parametrize("model", [
+    SoftmaxAttentionRegressor(linear_skip=True, score_features="ranks", solver="lbfgs",
+                              max_iter=30),
+    SoftmaxAttentionRegressorCV(score_features="auto", random_state=0),  # both, on the folds
+], ids=["ranks", "cv auto"])
+def test_awkward_columns_give_finite_predictions(case, model):
     X, y = make_friedman1(200, noise=0.5, random_state=0)
     if case == "constant":
         X[:, 2] = 3.0
@@ -224,8 +230,9 @@ def test_awkward_columns_give_finite_predictions(case):
         X[:, 2] = np.where(np.arange(200) < 198, 0.0, X[:, 2])  # 99% at one value
     else:
         X[0, 2] = 1e6 * np.subtract(*np.percentile(X[:, 2], [75, 25]))
-    model = SoftmaxAttentionRegressor(linear_skip=True, score_features="ranks",
-                                      solver="lbfgs", max_iter=30).fit(X, y)
+    given = X.copy()
+    model = clone(model).fit(X, y)
+    np.testing.assert_array_equal(X, given)
     far = np.vstack([X[:5], np.full((1, X.shape[1]), -1e8)])
     assert np.all(np.isfinite(model.predict(far)))
     assert model.score(X, y) > 0.5
