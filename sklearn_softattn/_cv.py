@@ -1118,14 +1118,15 @@ intercept_, n_iter_, loss_curve_
             k = 0  # the linear limit reads no scores: there the representations are one
         chosen = candidates[k]
         chosen._refit(X, Y, sample_weight, y_ndim, given, task, best_scale=points[k][0])
-        if chosen is not self:
+        if chosen is not self:  # its fitted state (every attribute but its parameters)
             params = chosen.get_params()
             vars(self).update({name: value for name, value in vars(chosen).items()
                                if name not in params})
-            self.best_params_ = {**chosen.best_params_,
-                                 **{name: params[name] for name in REPRESENTATIONS[-1]}}
+            representation = {name: params[name] for name in REPRESENTATIONS[-1]}
+            self.best_params_ = {**chosen.best_params_, **representation}
             if self.verbose:
-                print(f"score_features={chosen.score_features!r}: its point scored higher")
+                print(", ".join(f"{name}={value!r}" for name, value in representation.items())
+                      + ": chosen on the folds")
         task.end({})  # the model is self
         return self
 

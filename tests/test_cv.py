@@ -1055,3 +1055,10 @@ def test_score_features_auto_is_the_representation_the_folds_choose(heavy_tailed
 def test_score_features_auto_is_the_cv_estimators_alone(linear):
     with pytest.raises(ValueError, match="score_features"):
         SoftmaxAttentionRegressor(score_features="auto").fit(*linear)
+
+
+def test_verbose_says_which_representation_the_folds_chose(heavy_tailed, capsys):
+    SoftmaxAttentionRegressorCV(score_features="auto", random_state=0, verbose=1).fit(
+        *heavy_tailed)
+    assert "score_features='ranks', linear_skip=True: chosen on the folds" in (
+        capsys.readouterr().out)
