@@ -1080,7 +1080,8 @@ intercept_, n_iter_, loss_curve_
     @handles_float_errors
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Choose the sharpness by cross-validation, then refit on all the data.
+        """Choose the sharpness (with ``score_features="auto"``, also what the scores
+        read) by cross-validation, then refit on all the data.
 
         Parameters
         ----------
