@@ -134,7 +134,8 @@ It was written with the eleventh round's results in view, which showed each repr
 losing where the other gains.
 It did not qualify: the folds took the normal scores on Labour (0.10 below RidgeCV) and
 Electricity1970 (0.051 below); on the large sets, where the folds are one hold-out of 1 000
-rows or more, the choice took the better of the two on each set.
+rows or more, it lost no more than 0.0002 to the defaults on any set and gained 0.007 of
+their mean.
 """
 
 import csv
