@@ -257,21 +257,17 @@ EIGHTH_ROUND = {"radius, screened from 1000 rows, 5 folds twice": {
     "cv": RepeatedKFold(n_splits=5, n_repeats=2, random_state=0)}}
 # The ninth round's candidate: one standard error, on the eighth round's folds.
 # (cv="auto" draws the folds twice since the eighth round: on this half as its candidate did,
-# and on the large sets as the defaults do.)
-NINTH_ROUND = {"radius, screened from 1000 rows, 5 folds twice, 1se": {
-    **FIFTH_ROUND["radius, screened from 1000 rows"], "selection_rule": "1se"}}
+# and on the large sets as the defaults do.) It won: the later rounds' baseline.
+NINTH = "radius, screened from 1000 rows, 5 folds twice, 1se"
+NINTH_ROUND = {NINTH: {**FIFTH_ROUND["radius, screened from 1000 rows"], "selection_rule": "1se"}}
 # The tenth round's candidates: more context tokens, which on the large sets the smoother
 # averages over (the folds there train on 9 084 or more rows).
-TENTH_ROUND = {f"context {m}": {**AUTO_SCREENING, **FOURTH_ROUND["radius"],
-                                "selection_rule": "1se", "max_context": m}
-               for m in (4096, 8192)}
+TENTH_ROUND = {f"context {m}": {**NINTH_ROUND[NINTH], "max_context": m} for m in (4096, 8192)}
 # The eleventh round's candidate: the skip term from its local start with rank scores.
-ELEVENTH_ROUND = {"skip, ranks, at the defaults": {**AUTO_SCREENING, **FOURTH_ROUND["radius"],
-                                                    "selection_rule": "1se", **RANKS}}
+ELEVENTH_ROUND = {"skip, ranks, at the defaults": {**NINTH_ROUND[NINTH], **RANKS}}
 # The twelfth round's candidate: the folds choose the eleventh round's candidate or the
 # defaults' representation.
-TWELFTH_ROUND = {"scores' features chosen": {**AUTO_SCREENING, **FOURTH_ROUND["radius"],
-                                             "selection_rule": "1se", "score_features": "auto"}}
+TWELFTH_ROUND = {"scores' features chosen": {**NINTH_ROUND[NINTH], "score_features": "auto"}}
 # Candidates whose fits on the large sets are another model's, since they differ from it
 # only below the large sets' training rows (9 084 to 13 334).
 LARGE_AS = {"radius, screened from 1000 rows, 5 folds twice": "radius, screened from 1000 rows"}
@@ -291,12 +287,9 @@ ROUNDS = {"first": (("clip", *FIRST_ROUND), max, False, False),
                      True, False),
           "ninth": (("radius, screened from 1000 rows, 5 folds twice", *NINTH_ROUND),
                     statistics.median, True, False),
-          "tenth": (("radius, screened from 1000 rows, 5 folds twice, 1se", *TENTH_ROUND),
-                    statistics.median, True, True),
-          "eleventh": (("radius, screened from 1000 rows, 5 folds twice, 1se",
-                        *ELEVENTH_ROUND), statistics.median, True, True),
-          "twelfth": (("radius, screened from 1000 rows, 5 folds twice, 1se",
-                       *TWELFTH_ROUND), statistics.median, True, True)}
+          "tenth": ((NINTH, *TENTH_ROUND), statistics.median, True, True),
+          "eleventh": ((NINTH, *ELEVENTH_ROUND), statistics.median, True, True),
+          "twelfth": ((NINTH, *TWELFTH_ROUND), statistics.median, True, True)}
 CANDIDATES = {"defaults": {}, "clip": {}, **FIRST_ROUND, **SECOND_ROUND, **THIRD_ROUND,
               **FOURTH_ROUND, **FIFTH_ROUND, **SIXTH_ROUND, **SEVENTH_ROUND, **EIGHTH_ROUND,
               **NINTH_ROUND, **TENTH_ROUND, **ELEVENTH_ROUND,
