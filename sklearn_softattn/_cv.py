@@ -441,10 +441,14 @@ def choose_point(score_path, selection_rule="2se"):
     return (scale, *(int(i) for i in np.unravel_index(np.argmax(rest), rest.shape)))
 
 
-# What the scores read, for score_features="auto": the features, or their normal scores
+# What the scores read, for score_features="choose": the features, or their normal scores
 # with the skip term, which rank scores need (a linear term in the features themselves).
 REPRESENTATIONS = ({"score_features": "features"},
                    {"score_features": "ranks", "linear_skip": True})
+# With score_features="auto", the folds choose the representation from this many rows of
+# positive weight on (a fold then validates on some 400 rows or more); below, the scores
+# read the features.
+REPRESENTATION_ROWS = 2000
 
 
 def choose_representation(score_paths, selection_rule="2se"):
@@ -786,15 +790,17 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         A linear term beside the attention, which starts at the ridge fit (see
         :class:`SoftmaxAttentionRegressor`).
 
-    score_features : {"features", "ranks", "auto"}, default="features"
+    score_features : {"features", "ranks", "choose", "auto"}, default="features"
         What the attention reads: the features or their normal scores (see
         :class:`SoftmaxAttentionRegressor`; ``"ranks"`` needs ``linear_skip``).
-        ``"auto"``: the folds choose. Both paths are scored on the same folds,
+        ``"choose"``: the folds choose. Both paths are scored on the same folds,
         the normal scores' with the skip term, and ``selection_rule`` chooses
         from the two as from one path, the normal scores' points after the
         features' as if sharper: they are taken where they lead by the rule's
         margin (``best_params_`` holds the chosen ``score_features`` and
-        ``linear_skip``). The folds cost twice as much.
+        ``linear_skip``). The folds cost twice as much. ``"auto"``: ``"choose"``
+        from 2000 rows of positive weight on, where the folds are large enough
+        for a few extreme targets not to decide the choice; ``"features"`` below.
 
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
@@ -824,8 +830,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     best_params_ : dict
         The chosen ``attention_scale`` (where the chosen point starts),
         ``max_iter``, ``balance_strength``, ``shrinkage`` and
-        ``context_neighbors``, and with ``score_features="auto"`` the chosen
-        ``score_features`` and ``linear_skip``: the refit is
+        ``context_neighbors``, and with ``score_features`` ``"choose"`` or
+        ``"auto"`` the chosen ``score_features`` and ``linear_skip``: the refit is
         ``SoftmaxAttentionRegressor(**{**shared, **best_params_})`` fitted on
         all the data, ``shared`` this estimator's layer parameters (with
         ``path_warm_start=True``, the path replayed up to the chosen point).
@@ -922,7 +928,7 @@ intercept_, n_iter_, loss_curve_
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
-        "score_features": [StrOptions({"features", "ranks", "auto"})],
+        "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
                    Interval(Integral, 1, None, closed="left"), None],
@@ -1063,6 +1069,15 @@ intercept_, n_iter_, loss_curve_
             return np.count_nonzero(sample_weight > 0) >= SCREENING_ROWS
         return self.first_fold_screening
 
+    def _representations(self, sample_weight):
+        """The representations the folds choose from (``score_features``), or None
+        where the scores read what this estimator says."""
+        if self.score_features == "choose" or (
+                self.score_features == "auto"
+                and np.count_nonzero(sample_weight > 0) >= REPRESENTATION_ROWS):
+            return REPRESENTATIONS
+        return REPRESENTATIONS[:1] if self.score_features == "auto" else None
+
     def _shared_params(self):
         """The parameters of :class:`SoftmaxAttentionRegressor` that every point shares
         (those of this estimator's that it has too); the refit adds ``best_params_``."""
@@ -1080,8 +1095,8 @@ intercept_, n_iter_, loss_curve_
     @handles_float_errors
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Choose the sharpness (with ``score_features="auto"``, also what the scores
-        read) by cross-validation, then refit on all the data.
+        """Choose the sharpness (with ``score_features`` ``"choose"`` or ``"auto"``,
+        also what the scores read) by cross-validation, then refit on all the data.
 
         Parameters
         ----------
@@ -1097,17 +1112,18 @@ intercept_, n_iter_, loss_curve_
         self : object
             The fitted estimator.
         """
-        # One estimator per representation the folds choose from: this one, or with
-        # score_features="auto" one of each of REPRESENTATIONS.
-        candidates = [self] if self.score_features != "auto" else [
-            clone(self).set_params(**representation) for representation in REPRESENTATIONS]
-        for candidate in candidates:
-            # (context_neighbors applies to distance scores only, where the folds try it.)
-            check_layer_params({**candidate.get_params(), "context_neighbors": None})
         given = X, y, sample_weight  # what the callbacks see (and score on)
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
+        # One estimator per representation the folds choose from: this one, or one of
+        # each of _representations.
+        representations = self._representations(sample_weight)
+        candidates = [self] if representations is None else [
+            clone(self).set_params(**representation) for representation in representations]
+        for candidate in candidates:
+            # (context_neighbors applies to distance scores only, where the folds try it.)
+            check_layer_params({**candidate.get_params(), "context_neighbors": None})
         y_split = Y[:, 0] if y_ndim == 1 else Y
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(candidates) * len(folds) + 1)
@@ -1125,7 +1141,7 @@ intercept_, n_iter_, loss_curve_
                                if name not in params})
             representation = {name: params[name] for name in REPRESENTATIONS[-1]}
             self.best_params_ = {**chosen.best_params_, **representation}
-            if self.verbose:
+            if self.verbose and len(candidates) > 1:
                 print(", ".join(f"{name}={value!r}" for name, value in representation.items())
                       + ": chosen on the folds")
         task.end({})  # the model is self

@@ -59,7 +59,7 @@ def _expected_failed_checks(estimator):
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), linear_skip=True,
                                     score_features="ranks"),
         # The representation chosen on the folds.
-        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), score_features="auto"),
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), score_features="choose"),
         # Restarts, the first fold screening the others, and features clipped to their range.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), start_multiples=(0.3, 1.0, 3.0),
                                     first_fold_screening=True, extrapolation="range"),

@@ -906,7 +906,7 @@ def _refit_by_hand(cv, X, y):
     dict(cv=3, max_iters=(5, 10), max_context=8, context_neighbors=4),
     dict(attention_scales=[0, 0.3, 3.0], cv=3, max_iters=(5, 15), path_warm_start=False),
     dict(FAST, path_warm_start=False),
-    dict(cv=3, max_iters=(5, 10), score_features="auto"),
+    dict(cv=3, max_iters=(5, 10), score_features="choose"),
 ])
 def test_the_refit_is_the_base_estimator_at_best_params(friedman, params):
     X, y = friedman
@@ -1031,34 +1031,54 @@ def heavy_tailed():
     return (X - X.mean(axis=0)) / X.std(axis=0), y
 
 
-def test_score_features_auto_is_the_representation_the_folds_choose(heavy_tailed, linear):
+def test_score_features_choose_is_the_representation_the_folds_choose(heavy_tailed, linear):
     X, y = heavy_tailed
-    auto = SoftmaxAttentionRegressorCV(score_features="auto", random_state=0).fit(X, y)
+    chosen = SoftmaxAttentionRegressorCV(score_features="choose", random_state=0).fit(X, y)
     features = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
     ranks = SoftmaxAttentionRegressorCV(score_features="ranks", linear_skip=True,
                                         random_state=0).fit(X, y)
-    assert auto.best_params_ == {**ranks.best_params_, "score_features": "ranks",
+    assert chosen.best_params_ == {**ranks.best_params_, "score_features": "ranks",
                                  "linear_skip": True}
-    np.testing.assert_array_equal(auto.score_path_, ranks.score_path_)
-    np.testing.assert_array_equal(auto.predict(X), ranks.predict(X))  # bit for bit
+    np.testing.assert_array_equal(chosen.score_path_, ranks.score_path_)
+    np.testing.assert_array_equal(chosen.predict(X), ranks.predict(X))  # bit for bit
     assert (ranks.score_path_.mean(axis=-1).max()
             > features.score_path_.mean(axis=-1).max() + 0.1)
     # Where the linear end wins both, the features' is kept.
-    linear_auto = SoftmaxAttentionRegressorCV(score_features="auto", random_state=0).fit(*linear)
-    assert linear_auto.best_params_["score_features"] == "features"
-    assert linear_auto.best_params_["linear_skip"] is False
+    linear_chosen = SoftmaxAttentionRegressorCV(score_features="choose", random_state=0).fit(*linear)
+    assert linear_chosen.best_params_["score_features"] == "features"
+    assert linear_chosen.best_params_["linear_skip"] is False
     np.testing.assert_array_equal(
-        linear_auto.predict(linear[0]),
+        linear_chosen.predict(linear[0]),
         SoftmaxAttentionRegressorCV(random_state=0).fit(*linear).predict(linear[0]))
 
 
-def test_score_features_auto_is_the_cv_estimators_alone(linear):
+@pytest.mark.parametrize("value", ["choose", "auto"])
+def test_choosing_score_features_is_the_cv_estimators_alone(linear, value):
     with pytest.raises(ValueError, match="score_features"):
-        SoftmaxAttentionRegressor(score_features="auto").fit(*linear)
+        SoftmaxAttentionRegressor(score_features=value).fit(*linear)
+
+
+def test_score_features_auto_chooses_from_a_number_of_weighted_rows(heavy_tailed,
+                                                                     monkeypatch):
+    X, y = heavy_tailed
+    monkeypatch.setattr(_cv, "REPRESENTATION_ROWS", len(X))
+    weight = np.ones(len(X))
+    auto = SoftmaxAttentionRegressorCV(score_features="auto", random_state=0)
+    chosen = SoftmaxAttentionRegressorCV(score_features="choose", random_state=0)
+    auto.fit(X, y, sample_weight=weight)
+    assert auto.best_params_ == chosen.fit(X, y, sample_weight=weight).best_params_
+    assert auto.best_params_["score_features"] == "ranks"
+    np.testing.assert_array_equal(auto.predict(X), chosen.predict(X))
+    weight[0] = 0  # one row fewer of positive weight: below the threshold, the features
+    auto.fit(X, y, sample_weight=weight)
+    features = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y, sample_weight=weight)
+    assert auto.best_params_ == {**features.best_params_, "score_features": "features",
+                                 "linear_skip": False}
+    np.testing.assert_array_equal(auto.predict(X), features.predict(X))
 
 
 def test_verbose_says_which_representation_the_folds_chose(heavy_tailed, capsys):
-    SoftmaxAttentionRegressorCV(score_features="auto", random_state=0, verbose=1).fit(
+    SoftmaxAttentionRegressorCV(score_features="choose", random_state=0, verbose=1).fit(
         *heavy_tailed)
     assert "score_features='ranks', linear_skip=True: chosen on the folds" in (
         capsys.readouterr().out)
