@@ -36,7 +36,7 @@ estimator's automatic grid starts at there, from three context samples (seeds 0 
 test R², iterations and final training loss from the spectral start (local values) and
 from the linear limit (the values at zero, the start before it). Quoted by the in-context
 page of the user guide. ``--scores-chosen``: also the CV estimator with
-``score_features="auto"`` ("attention CV, scores chosen"), whose folds choose what the
+``score_features="choose"`` ("attention CV, scores chosen"), whose folds choose what the
 scores read (its outputs at 2 000 and 20 000 rows are kept in
 ``benchmarks/results/generated_scores_chosen.txt``).
 
@@ -76,7 +76,7 @@ def measure(n, paper_layer=False, test_rows=2000, labels=None, scores_chosen=Fal
     """``{set: {model: (test R², fit time)}}``; with ``labels``, those models and the
     time reference, MLPRegressor, only."""
     chosen = {"attention CV, scores chosen": make_pipeline(
-        StandardScaler(), SoftmaxAttentionRegressorCV(score_features="auto", random_state=0)),
+        StandardScaler(), SoftmaxAttentionRegressorCV(score_features="choose", random_state=0)),
     } if scores_chosen else {}
     models = selected({**peers(), **package_models(paper_layer), **chosen}, labels,
                       also=["MLPRegressor"])
@@ -187,7 +187,7 @@ def main(argv=None):
     parser.add_argument("--skip-start", action="store_true",
                         help="the skip term's fit from its spectral start and the linear limit")
     parser.add_argument("--scores-chosen", action="store_true",
-                        help="also the CV estimator with score_features='auto'")
+                        help="also the CV estimator with score_features='choose'")
     parser.add_argument("--model", action="append",
                         help="fit these models only, besides MLPRegressor (repeatable)")
     args = parser.parse_args(argv)
