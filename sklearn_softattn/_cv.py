@@ -790,7 +790,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         A linear term beside the attention, which starts at the ridge fit (see
         :class:`SoftmaxAttentionRegressor`).
 
-    score_features : {"features", "ranks", "choose", "auto"}, default="features"
+    score_features : {"features", "ranks", "choose", "auto"}, default="auto"
         What the attention reads: the features or their normal scores (see
         :class:`SoftmaxAttentionRegressor`; ``"ranks"`` needs ``linear_skip``).
         ``"choose"``: the folds choose. Both paths are scored on the same folds,
@@ -964,7 +964,7 @@ intercept_, n_iter_, loss_curve_
         context_neighbors=256,
         n_neighbors=None,
         linear_skip=False,
-        score_features="features",
+        score_features="auto",
         fit_intercept=True,
         extrapolation="radius",
         random_state=None,
