@@ -201,10 +201,11 @@ SKIP = {"linear_skip": True}
 RANKS = {**SKIP, "score_features": "ranks"}
 STARTS = {**RANKS, "start_multiples": (0.3, 1.0, 3.0)}
 # "defaults" is the estimator as it is. The rounds' candidates are changes of the defaults
-# they started from, those before extrapolation="radius" (the fourth round's) and
-# first_fold_screening="auto" (the fifth's): "clip" is the estimator at them, the first
-# four rounds' baseline.
-ROUND_BASE = {"extrapolation": "clip", "first_fold_screening": False}
+# they started from, those before extrapolation="radius" (the fourth round's),
+# first_fold_screening="auto" (the fifth's) and score_features="auto" (the thirteenth's):
+# "clip" is the estimator at them, the first four rounds' baseline.
+ROUND_BASE = {"extrapolation": "clip", "first_fold_screening": False,
+              "score_features": "features"}
 FIRST_ROUND = {
     "skip": SKIP,
     "skip, ranks": RANKS,
