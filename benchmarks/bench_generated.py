@@ -3,15 +3,13 @@
     pip install ".[benchmarks]"
     python benchmarks/bench_generated.py            # about 5 minutes on 2 cores
     python benchmarks/bench_generated.py --n 20000  # over an hour (MLKR is O(n²))
-    python benchmarks/bench_generated.py --n 20000 --model "attention CV" \
-        --model "MLPRegressor, unscaled targets"   # about 5 minutes
+    python benchmarks/bench_generated.py --n 20000 --features-only --model "attention CV" \
+        --model "attention CV, features only" --model "MLPRegressor, unscaled targets" \
+        --model HistGradientBoosting --model RidgeCV   # about 8 minutes
     OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --paper-layer
     python benchmarks/bench_generated.py --attention-layer   # about 5 minutes
     python benchmarks/bench_generated.py --linear-cost       # about 2 minutes
     OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --skip-start   # about 2 minutes
-    OMP_NUM_THREADS=1 python benchmarks/bench_generated.py --n 20000 --scores-chosen \
-        --model "attention CV" --model "attention CV, scores chosen" \
-        --model "MLPRegressor, unscaled targets"   # about 4 minutes
 
 ``make_friedman1``, ``make_friedman2`` and ``make_friedman3`` with scikit-learn's default
 noise: ``--n`` training rows (default 2000, seed 0) and ``--test-rows`` fresh test rows
@@ -29,16 +27,16 @@ model's (RidgeCV or LinearRegression), per seed and on average. ``--linear-cost`
 the linear model is right, ``make_regression(12000, 20, noise=10)`` with 10 000 training
 rows, each fit on one thread: the CV estimator's CPU time over
 ``MLPRegressor(max_iter=2000)``'s, at its defaults (whose first fold screens the others
-from 1 000 rows on) and with ``first_fold_screening=False``, and RidgeCV's.
+from 1 000 rows on), with ``score_features="features"`` and with
+``first_fold_screening=False``, and RidgeCV's.
 ``--skip-start``: the skip term's fit (``linear_skip=True``, target tokens, distance
 scores, 40 L-BFGS iterations) on 20 000 rows of ``make_friedman2``, at the sharpness the CV
 estimator's automatic grid starts at there, from three context samples (seeds 0 to 2):
 test R², iterations and final training loss from the spectral start (local values) and
 from the linear limit (the values at zero, the start before it). Quoted by the in-context
-page of the user guide. ``--scores-chosen``: also the CV estimator with
-``score_features="choose"`` ("attention CV, scores chosen"), whose folds choose what the
-scores read (its outputs at 2 000 and 20 000 rows are kept in
-``benchmarks/results/generated_scores_chosen.txt``).
+page of the user guide. ``--features-only``: also the CV estimator with
+``score_features="features"`` ("attention CV, features only"), its default before the folds
+chose what the scores read from 2 000 rows on.
 
 Shown on the selection page of the user guide ("On Friedman's data"; the output of the
 last command is kept in ``benchmarks/results/generated.txt``) and quoted by the
@@ -72,13 +70,13 @@ GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2
               "make_friedman3": make_friedman3}
 
 
-def measure(n, paper_layer=False, test_rows=2000, labels=None, scores_chosen=False):
+def measure(n, paper_layer=False, test_rows=2000, labels=None, features_only=False):
     """``{set: {model: (test R², fit time)}}``; with ``labels``, those models and the
     time reference, MLPRegressor, only."""
-    chosen = {"attention CV, scores chosen": make_pipeline(
-        StandardScaler(), SoftmaxAttentionRegressorCV(score_features="choose", random_state=0)),
-    } if scores_chosen else {}
-    models = selected({**peers(), **package_models(paper_layer), **chosen}, labels,
+    features = {"attention CV, features only": make_pipeline(
+        StandardScaler(), SoftmaxAttentionRegressorCV(score_features="features", random_state=0)),
+    } if features_only else {}
+    models = selected({**peers(), **package_models(paper_layer), **features}, labels,
                       also=["MLPRegressor"])
     results = {}
     for name, make in GENERATORS.items():
@@ -125,7 +123,10 @@ def linear_cost():
     X, y = make_regression(n_samples=12_000, n_features=20, noise=10, random_state=0)
     unscreened = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
         first_fold_screening=False, random_state=0))
+    features = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
+        score_features="features", random_state=0))
     models = {"RidgeCV": peers()["RidgeCV"], **package_models(),
+              "attention CV, features only": features,
               "attention CV, first_fold_screening=False": unscreened,
               "MLPRegressor(max_iter=2000)": peers()["MLPRegressor, unscaled targets"]}
     results = {}
@@ -186,8 +187,8 @@ def main(argv=None):
                         help="the fit time where a linear model is right")
     parser.add_argument("--skip-start", action="store_true",
                         help="the skip term's fit from its spectral start and the linear limit")
-    parser.add_argument("--scores-chosen", action="store_true",
-                        help="also the CV estimator with score_features='choose'")
+    parser.add_argument("--features-only", action="store_true",
+                        help="also the CV estimator with score_features='features'")
     parser.add_argument("--model", action="append",
                         help="fit these models only, besides MLPRegressor (repeatable)")
     args = parser.parse_args(argv)
@@ -218,7 +219,7 @@ def main(argv=None):
         print(f"Test R² at n = {args.n}, {args.test_rows} test rows "
               "(fit time / MLPRegressor's)\n")
         print(table(measure(args.n, args.paper_layer, args.test_rows, args.model,
-                            args.scores_chosen)))
+                            args.features_only)))
 
 
 if __name__ == "__main__":
