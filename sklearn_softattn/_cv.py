@@ -528,6 +528,12 @@ def _score(scorer, layer, extrapolation, X, y, sample_weight):
 
 
 @handles_float_errors  # also in a worker process
+def as_given(Y, y_ndim):
+    """The targets ``Y`` (2-D, as the fit works on them) in the shape they were given:
+    one column as a 1-D array where ``y`` was 1-D."""
+    return Y[:, 0] if y_ndim == 1 else Y
+
+
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, balance_strengths, shrinkages, task=None, stop=None,
                  warm_start=True, attention_paths=None, context_neighbors=None,
@@ -561,7 +567,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     rng = check_random_state(params["random_state"])
     rows = positive_rows(X[train], Y[train], sample_weight[train], 2)
     problem = build_problem(*rows, params, rng)
-    X_test, y_test = X[test], (Y[test, 0] if y_ndim == 1 else Y[test])
+    X_test, y_test = X[test], as_given(Y[test], y_ndim)
     w_test = sample_weight[test]
     extrapolation = params["extrapolation"]
     task = Task(None, None) if task is None else task
@@ -1124,7 +1130,7 @@ intercept_, n_iter_, loss_curve_
         for candidate in candidates:
             # (context_neighbors applies to distance scores only, where the folds try it.)
             check_layer_params({**candidate.get_params(), "context_neighbors": None})
-        y_split = Y[:, 0] if y_ndim == 1 else Y
+        y_split = as_given(Y, y_ndim)
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(candidates) * len(folds) + 1)
         points = [candidate._choose(X, Y, sample_weight, y_ndim, given, folds, task)
@@ -1153,7 +1159,7 @@ intercept_, n_iter_, loss_curve_
         (:func:`choose_point`)."""
         scales, max_iters, balance_strengths, shrinkages, attention_paths = self._grid(
             X, sample_weight)
-        y_split = Y[:, 0] if y_ndim == 1 else Y
+        y_split = as_given(Y, y_ndim)
         # The folds' tasks are made here, before the folds go to joblib's workers;
         # their estimators fit validated arrays, and so see those.
         fold_tasks = [
@@ -1212,7 +1218,7 @@ intercept_, n_iter_, loss_curve_
     def _refit(self, X, Y, sample_weight, y_ndim, given, task, best_scale):
         """Refit the chosen point (``best_params_``, its scale the ``best_scale``-th of
         ``attention_scales_``) on all the rows and store it."""
-        y_split = Y[:, 0] if y_ndim == 1 else Y
+        y_split = as_given(Y, y_ndim)
         max_iters = self.max_iters_
         if self.path_warm_start and best_scale > 0:
             refit = task.subtask("refit", best_scale + 1)
