@@ -527,13 +527,13 @@ def _score(scorer, layer, extrapolation, X, y, sample_weight):
     return scorer(_Predictions(), y_pred, y, sample_weight=sample_weight)
 
 
-@handles_float_errors  # also in a worker process
 def as_given(Y, y_ndim):
     """The targets ``Y`` (2-D, as the fit works on them) in the shape they were given:
     one column as a 1-D array where ``y`` was 1-D."""
     return Y[:, 0] if y_ndim == 1 else Y
 
 
+@handles_float_errors  # also in a worker process
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, balance_strengths, shrinkages, task=None, stop=None,
                  warm_start=True, attention_paths=None, context_neighbors=None,

@@ -1038,13 +1038,14 @@ def test_score_features_choose_is_the_representation_the_folds_choose(heavy_tail
     ranks = SoftmaxAttentionRegressorCV(score_features="ranks", linear_skip=True,
                                         random_state=0).fit(X, y)
     assert chosen.best_params_ == {**ranks.best_params_, "score_features": "ranks",
-                                 "linear_skip": True}
+                                   "linear_skip": True}
     np.testing.assert_array_equal(chosen.score_path_, ranks.score_path_)
     np.testing.assert_array_equal(chosen.predict(X), ranks.predict(X))  # bit for bit
     assert (ranks.score_path_.mean(axis=-1).max()
             > features.score_path_.mean(axis=-1).max() + 0.1)
     # Where the linear end wins both, the features' is kept.
-    linear_chosen = SoftmaxAttentionRegressorCV(score_features="choose", random_state=0).fit(*linear)
+    linear_chosen = SoftmaxAttentionRegressorCV(score_features="choose",
+                                                random_state=0).fit(*linear)
     assert linear_chosen.best_params_["score_features"] == "features"
     assert linear_chosen.best_params_["linear_skip"] is False
     np.testing.assert_array_equal(
