@@ -70,12 +70,17 @@ GENERATORS = {"make_friedman1": make_friedman1, "make_friedman2": make_friedman2
               "make_friedman3": make_friedman3}
 
 
+def features_only_models():
+    """The CV estimator with the scores reading the features alone (``--features-only``),
+    behind a StandardScaler: ``{label: model}``."""
+    return {"attention CV, features only": make_pipeline(
+        StandardScaler(), SoftmaxAttentionRegressorCV(score_features="features", random_state=0))}
+
+
 def measure(n, paper_layer=False, test_rows=2000, labels=None, features_only=False):
     """``{set: {model: (test R², fit time)}}``; with ``labels``, those models and the
     time reference, MLPRegressor, only."""
-    features = {"attention CV, features only": make_pipeline(
-        StandardScaler(), SoftmaxAttentionRegressorCV(score_features="features", random_state=0)),
-    } if features_only else {}
+    features = features_only_models() if features_only else {}
     models = selected({**peers(), **package_models(paper_layer), **features}, labels,
                       also=["MLPRegressor"])
     results = {}
@@ -123,10 +128,7 @@ def linear_cost():
     X, y = make_regression(n_samples=12_000, n_features=20, noise=10, random_state=0)
     unscreened = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
         first_fold_screening=False, random_state=0))
-    features = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
-        score_features="features", random_state=0))
-    models = {"RidgeCV": peers()["RidgeCV"], **package_models(),
-              "attention CV, features only": features,
+    models = {"RidgeCV": peers()["RidgeCV"], **package_models(), **features_only_models(),
               "attention CV, first_fold_screening=False": unscreened,
               "MLPRegressor(max_iter=2000)": peers()["MLPRegressor, unscaled targets"]}
     results = {}
