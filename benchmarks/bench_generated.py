@@ -154,7 +154,8 @@ def skip_starts(n=20_000, seeds=range(3), max_iter=40, test_rows=2000):
                  solver="lbfgs", renormalize=False, balance_strength=0.0, shrinkage="auto")
     # The automatic grid's first positive scale (whose paths the CV estimator's defaults
     # fit as ``layer``; one iteration is enough to find it).
-    cv = SoftmaxAttentionRegressorCV(linear_skip=True, max_iters=(1,), random_state=0)
+    cv = SoftmaxAttentionRegressorCV(linear_skip=True, score_features="features",
+                                     max_iters=(1,), random_state=0)
     scale = float(cv.fit(X, y).attention_scales_[1])
     results = {"spectral start (local values)": [], "linear limit (values at zero)": []}
     for seed in seeds:
