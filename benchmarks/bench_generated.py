@@ -157,10 +157,10 @@ def skip_starts(n=20_000, seeds=range(3), max_iter=40, test_rows=2000):
     cv = SoftmaxAttentionRegressorCV(linear_skip=True, score_features="features",
                                      max_iters=(1,), random_state=0)
     scale = float(cv.fit(X, y).attention_scales_[1])
+    params = SoftmaxAttentionRegressor(attention_scale=scale, max_iter=max_iter,
+                                       **layer).get_params()
     results = {"spectral start (local values)": [], "linear limit (values at zero)": []}
     for seed in seeds:
-        params = SoftmaxAttentionRegressor(attention_scale=scale, max_iter=max_iter,
-                                           **layer).get_params()
         for start in results:
             rng = np.random.RandomState(seed)
             problem = build_problem(X, y[:, None], np.ones(n), params, rng)
