@@ -804,7 +804,10 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         from the two as from one path, the normal scores' points after the
         features' as if sharper: they are taken where they lead by the rule's
         margin (``best_params_`` holds the chosen ``score_features`` and
-        ``linear_skip``). The folds cost twice as much. ``"auto"``: ``"choose"``
+        ``linear_skip``). The folds cost twice as much, but for a first fold that
+        screens the others (``first_fold_screening``) and finds no path of the
+        normal scores past the linear limit: their other folds are then not
+        scored, since the linear limit reads no scores. ``"auto"``: ``"choose"``
         from 2000 rows of positive weight on, where the folds are large enough
         for a few extreme targets not to decide the choice; ``"features"`` below.
 
@@ -1133,14 +1136,18 @@ intercept_, n_iter_, loss_curve_
         y_split = as_given(Y, y_ndim)
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
         task = Task.begin_fit(self, *given, max_subtasks=len(candidates) * len(folds) + 1)
-        points = [candidate._choose(X, Y, sample_weight, y_ndim, given, folds, task)
-                  for candidate in candidates]
-        k = choose_representation([candidate.score_path_ for candidate in candidates],
+        scored = []  # (candidate, its point); a later one may drop out (see _choose)
+        for candidate in candidates:
+            point = candidate._choose(X, Y, sample_weight, y_ndim, given, folds, task,
+                                      linear_drops=bool(scored))
+            if point is not None:
+                scored.append((candidate, point))
+        k = choose_representation([candidate.score_path_ for candidate, _ in scored],
                                   self.selection_rule)
-        if candidates[k].best_params_["attention_scale"] == 0:
+        if scored[k][0].best_params_["attention_scale"] == 0:
             k = 0  # the linear limit reads no scores: there the representations are one
-        chosen = candidates[k]
-        chosen._refit(X, Y, sample_weight, y_ndim, given, task, best_scale=points[k][0])
+        chosen, point = scored[k]
+        chosen._refit(X, Y, sample_weight, y_ndim, given, task, best_scale=point[0])
         if chosen is not self:  # its fitted state (every attribute but its parameters)
             params = chosen.get_params()
             vars(self).update({name: value for name, value in vars(chosen).items()
@@ -1153,27 +1160,30 @@ intercept_, n_iter_, loss_curve_
         task.end({})  # the model is self
         return self
 
-    def _choose(self, X, Y, sample_weight, y_ndim, given, folds, task):
+    def _choose(self, X, Y, sample_weight, y_ndim, given, folds, task, linear_drops=False):
         """Score the grid's paths on ``folds`` and choose the point: set ``score_path_``,
         ``best_params_`` and the grid's attributes, and return the point's indices
-        (:func:`choose_point`)."""
+        (:func:`choose_point`).
+
+        With ``linear_drops`` (a representation after the first), return None, the
+        other folds unscored, where the first fold screens out every path: all this
+        representation could then add is its linear limits, which read no scores and
+        are the first representation's, and a linear limit is never its choice
+        (:meth:`fit`)."""
         scales, max_iters, balance_strengths, shrinkages, attention_paths = self._grid(
             X, sample_weight)
         y_split = as_given(Y, y_ndim)
-        # The folds' tasks are made here, before the folds go to joblib's workers;
-        # their estimators fit validated arrays, and so see those.
-        fold_tasks = [
-            task.subtask("fold", len(balance_strengths) * len(shrinkages), X=X[train],
-                         y=y_split[train],
-                         sample_weight=None if given[2] is None else sample_weight[train])
-            for train, _ in folds
-        ]
         params = self._path_params(int(max_iters[-1]))
         scorer = None if self.scoring is None else check_scoring(
             SoftmaxAttentionRegressor(), scoring=self.scoring)
 
         def fold_args(k):
-            (train, test), fold_task = folds[k], fold_tasks[k]
+            # The fold's task is made here, before the fold goes to joblib's workers;
+            # its estimators fit validated arrays, and so see those.
+            train, test = folds[k]
+            weight = None if given[2] is None else sample_weight[train]
+            fold_task = task.subtask("fold", len(balance_strengths) * len(shrinkages),
+                                     X=X[train], y=y_split[train], sample_weight=weight)
             return (params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                     max_iters, balance_strengths, shrinkages, fold_task)
 
@@ -1185,11 +1195,14 @@ intercept_, n_iter_, loss_curve_
             # only where it scored above the linear end there.
             scores.append(_fold_scores(*fold_args(0), attention_paths=attention_paths,
                                        screens=True, **options))
-            options["screened_out"] = attention_paths & ~screened(scores[0][0],
-                                                                  attention_paths)
+            passing = screened(scores[0][0], attention_paths)
+            if linear_drops and not passing.any():
+                return None
+            options["screened_out"] = attention_paths & ~passing
+        later = [fold_args(k) for k in range(len(scores), len(folds))]  # tasks made first
         scores += Parallel(n_jobs=self.n_jobs)(
-            delayed(_fold_scores)(*fold_args(k), attention_paths=attention_paths, **options)
-            for k in range(len(scores), len(folds)))
+            delayed(_fold_scores)(*args, attention_paths=attention_paths, **options)
+            for args in later)
         self.score_path_ = np.stack([dense for dense, _ in scores], axis=-1)
         self.neighbor_score_path_ = np.stack([every for _, every in scores], axis=-1)
         self.attention_scales_, self.max_iters_ = scales, max_iters

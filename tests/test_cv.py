@@ -1053,6 +1053,28 @@ def test_score_features_choose_is_the_representation_the_folds_choose(heavy_tail
         SoftmaxAttentionRegressorCV(random_state=0).fit(*linear).predict(linear[0]))
 
 
+def test_a_representation_screened_out_on_the_first_fold_is_not_scored_further(linear,
+                                                                              monkeypatch):
+    calls = []
+    fold_scores = _cv._fold_scores
+    monkeypatch.setattr(_cv, "_fold_scores", lambda params, *args, **kwargs: calls.append(
+        params["score_features"]) or fold_scores(params, *args, **kwargs))
+    options = dict(score_features="choose", first_fold_screening=True, cv=3, random_state=0)
+    chosen = SoftmaxAttentionRegressorCV(**options).fit(*linear)
+    # Neither representation goes past its linear limit on the first fold: the normal
+    # scores' other folds are not scored, and the fit is the features' own.
+    assert calls == ["features"] * 3 + ["ranks"]
+    features = SoftmaxAttentionRegressorCV(**{**options, "score_features": "features"})
+    features.fit(*linear)
+    assert chosen.best_params_ == {**features.best_params_, "score_features": "features",
+                                   "linear_skip": False}
+    np.testing.assert_array_equal(chosen.score_path_, features.score_path_)
+    np.testing.assert_array_equal(chosen.predict(linear[0]), features.predict(linear[0]))
+    calls.clear()  # without the screen, every fold of each
+    SoftmaxAttentionRegressorCV(**{**options, "first_fold_screening": False}).fit(*linear)
+    assert calls == ["features"] * 3 + ["ranks"] * 3
+
+
 @pytest.mark.parametrize("value", ["choose", "auto"])
 def test_choosing_score_features_is_the_cv_estimators_alone(linear, value):
     with pytest.raises(ValueError, match="score_features"):
