@@ -245,22 +245,28 @@ class PathPoint(NamedTuple):
     iterates: list
 
 
-def _recording_hook(on_iteration, checkpoints, problem, iterates):
+def _recording_hook(on_iteration, checkpoints, problem, iterates, checkpoint_stop=None):
     """``on_iteration(K, V)`` that also appends to ``iterates`` the raw ``(K, V)``
-    after each iteration count of ``checkpoints``, then passes the call on."""
+    after each iteration count of ``checkpoints``, then passes the call on. There,
+    where ``checkpoint_stop(K, V)`` (of those raw parameters) is true, it stops the
+    solver instead, and its ``stopped`` becomes True."""
     counter = count(1)
 
     def hook(K, V):
         if next(counter) in checkpoints:  # to_raw makes new arrays: a copy
             iterates.append(to_raw(K, V, problem))
+            if checkpoint_stop is not None and checkpoint_stop(*iterates[-1]):
+                hook.stopped = True
+                return True
         return on_iteration is not None and on_iteration(K, V)
 
+    hook.stopped = False
     return hook
 
 
 def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=None,
                    task=None, y_ndim=1, checkpoints=None, last_max_iter=None,
-                   warm_start=True):
+                   warm_start=True, checkpoint_stop=None):
     """Fit the attention layer along ascending ``scales``, each point from the last.
 
     As :func:`sklearn.linear_model.lasso_path` is to ``LassoCV``: a plain
@@ -294,14 +300,18 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
     checkpoints : sequence of int, default=None
         Increasing iteration counts, at most ``params["max_iter"]``: each
         point's ``iterates`` holds its raw ``(K, V)`` after each of them (the
-        final iterate where the solver stopped before). None: the final
-        iterate only.
+        final iterate where the solver stopped before; none after a
+        ``checkpoint_stop``). None: the final iterate only.
     last_max_iter : int, default=None
         The iterations of the last point, if not ``params["max_iter"]``
         (the refit of a count chosen at one point of the path).
     warm_start : bool, default=True
         Whether each positive scale after the first starts from the previous
         point (True) or afresh from the initialization (False).
+    checkpoint_stop : callable, default=None
+        ``checkpoint_stop(K, V)``, called with a positive point's raw parameters
+        at each count of ``checkpoints``: where true, the point stops there, its
+        ``iterates`` end with those parameters, and the path ends with it.
 
     Yields
     ------
@@ -332,14 +342,17 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
         point = task.subtask(f"attention_scale={scale:.3g}", max_iter)
         iterates = []
         hook = _recording_hook(iteration_hook(point, problem, y_ndim), set(checkpoints),
-                               problem, iterates)
+                               problem, iterates, checkpoint_stop)
         K, V, progress, converged, _ = solve(
             problem, K, V, point_params, rng, max_iter=max_iter, loss_curve=[],
             on_iteration=hook,
         )
         point.end()
-        iterates += [(K, V)] * (len(checkpoints) - len(iterates))
+        if not hook.stopped:
+            iterates += [(K, V)] * (len(checkpoints) - len(iterates))
         yield PathPoint(K, V, progress.n_iter, converged, progress.loss_curve, iterates)
+        if hook.stopped:
+            return
 
 
 # The score of a point left unfitted because its path stopped early (see
@@ -537,7 +550,7 @@ def as_given(Y, y_ndim):
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, balance_strengths, shrinkages, task=None, stop=None,
                  warm_start=True, attention_paths=None, context_neighbors=None,
-                 screened_out=None, screens=False):
+                 screened_out=None, screens=False, trailing_stop=False):
     """Validation scores (n_scales, n_max_iters, n_balance_strengths, n_shrinkages) of
     one fold: one problem, one :func:`attention_path` per ``(balance_strength,
     shrinkage)``, each point run to the largest of ``max_iters`` and scored after each
@@ -563,6 +576,10 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     ``context_neighbors`` is None. With ``screens`` (the fold screens the others,
     :func:`screened`), those are computed only on the paths that pass the screen: the
     others' points are skipped on the other folds, so the choice cannot take them.
+    With ``trailing_stop`` too, a path stops at the first count where its point scores
+    below the best linear limit of the fold so far (the path's own included): it would
+    then need to gain past a point that trails, and is screened out as it stands, its
+    later counts and points :data:`SKIPPED`.
     """
     rng = check_random_state(params["random_state"])
     rows = positive_rows(X[train], Y[train], sample_weight[train], 2)
@@ -577,6 +594,13 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     if attention_paths is None:
         attention_paths = np.ones((len(balance_strengths), len(shrinkages)), dtype=bool)
     paths = list(product(enumerate(balance_strengths), enumerate(shrinkages)))
+
+    def trails(K, V):
+        """Whether a positive point scores below the best linear limit so far."""
+        score = _score(scorer, fitted_layer(K, V, problem, y_ndim), extrapolation, X_test,
+                       y_test, w_test)
+        return score < np.max(scores[0], initial=-np.inf, where=np.isfinite(scores[0]))
+
     # Only paths of one balance strength that both go past their linear limits (or both
     # do not) can be one.
     fitted_as = same_paths(
@@ -602,7 +626,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                             len(path_scales))
         stopped = None if stop is None else PathStop(*stop)
         points = attention_path(problem, path_scales, path_params, random_state=rng, task=path,
-                                y_ndim=y_ndim, checkpoints=max_iters, warm_start=warm_start)
+                                y_ndim=y_ndim, checkpoints=max_iters, warm_start=warm_start,
+                                checkpoint_stop=trails if screens and trailing_stop else None)
         for s, point in enumerate(points):
             r2s = np.full(len(max_iters), np.nan)
             for t, (K, V) in enumerate(point.iterates):
@@ -729,6 +754,13 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         that the first fold alone misjudges is lost. ``"auto"``: screen from
         1000 rows of positive weight on, where one fold's validation score is
         reliable and a fit's cost matters. Not with a single split.
+
+    screening_stop : bool, default=False
+        Whether a path of the first fold, where it screens the others
+        (``first_fold_screening``), stops at the first count of ``max_iters``
+        where its point scores below the best linear limit of the fold: the path
+        is then screened out without running its later counts and scales. Where
+        the data are linear, most of a screened fit's cost is that path.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
@@ -937,6 +969,7 @@ intercept_, n_iter_, loss_curve_
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
+        "screening_stop": ["boolean"],
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
@@ -957,6 +990,7 @@ intercept_, n_iter_, loss_curve_
         path_warm_start=False,
         path_early_stop=False,
         first_fold_screening="auto",
+        screening_stop=False,
         target_tokens=True,
         attention_scores="distance",
         init="spectral",
@@ -991,6 +1025,7 @@ intercept_, n_iter_, loss_curve_
         self.path_warm_start = path_warm_start
         self.path_early_stop = path_early_stop
         self.first_fold_screening = first_fold_screening
+        self.screening_stop = screening_stop
         self.target_tokens = target_tokens
         self.attention_scores = attention_scores
         self.init = init
@@ -1194,7 +1229,8 @@ intercept_, n_iter_, loss_curve_
             # The first fold alone: on the others, a path goes on past its linear limit
             # only where it scored above the linear end there.
             scores.append(_fold_scores(*fold_args(0), attention_paths=attention_paths,
-                                       screens=True, **options))
+                                       screens=True, trailing_stop=self.screening_stop,
+                                       **options))
             passing = screened(scores[0][0], attention_paths)
             if linear_drops and not passing.any():
                 return None

@@ -757,6 +757,32 @@ def test_a_point_that_stops_early_keeps_its_last_iterate():
     np.testing.assert_array_equal(point.iterates[2][0], point.K)
 
 
+@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
+def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver):
+    X, y = small
+    params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=12, tol=0, solver=solver,
+                                       random_state=0).get_params()
+    problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
+    seen = []
+
+    def second_call(K, V):
+        seen.append(K)
+        return len(seen) == 2
+
+    path = list(_cv.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12],
+                                   checkpoint_stop=second_call))
+    full = list(_cv.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12]))
+    # Called at the positive point's first two counts: stopped at the second, 6, whose
+    # iterate ends the point; the sharper point is not fitted.
+    assert len(path) == 2 and len(seen) == 2
+    assert path[1].n_iter == 6 and len(path[1].iterates) == 2
+    for (K, V), (K_full, V_full) in zip(path[1].iterates, full[1].iterates):
+        np.testing.assert_array_equal(K, K_full)
+        np.testing.assert_array_equal(V, V_full)
+    np.testing.assert_array_equal(path[1].K, full[1].iterates[1][0])
+    np.testing.assert_array_equal(seen[1], full[1].iterates[1][0])
+
+
 def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
     """Each count's scores are those of a path run to that count, up to the first
     positive scale (later points warm-start from the largest count's iterate)."""
@@ -996,6 +1022,38 @@ def test_first_fold_screening_scores_every_row_context_where_the_choice_can_take
     else:
         np.testing.assert_array_equal(screened.neighbor_score_path_, every.neighbor_score_path_)
     assert screened.best_params_ == every.best_params_
+
+
+def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(linear,
+                                                                               friedman):
+    params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
+    X, y = linear
+    every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    stopped = SoftmaxAttentionRegressorCV(screening_stop=True, **params).fit(X, y)
+    # The attention path (shrinkage "auto") trails the linear end at 5 iterations: its
+    # later counts are not fitted, and the fit is the same.
+    first = every.score_path_[..., 1, 0]  # (scales, counts) of the first fold
+    assert first[1, 0] < every.score_path_[0, ..., 0].max()
+    np.testing.assert_array_equal(stopped.score_path_[1, 0, 0, 1, 0], first[1, 0])
+    assert np.all(stopped.score_path_[1, 1:, 0, 1, 0] == -np.inf)
+    assert np.all(np.isfinite(every.score_path_[1, 1:, 0, 1, 0]))
+    np.testing.assert_array_equal(stopped.score_path_[0], every.score_path_[0])
+    assert stopped.best_params_ == every.best_params_
+    np.testing.assert_array_equal(stopped.predict(X), every.predict(X))
+    # Where the attention leads the linear end at every count, nothing changes; where it
+    # trails at 5 and 15 iterations and leads at 40, the stop loses it (its cost).
+    X, y = friedman
+    for max_iters in [(40,), (5, 15, 40)]:
+        params["max_iters"] = max_iters
+        every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+        stopped = SoftmaxAttentionRegressorCV(screening_stop=True, **params).fit(X, y)
+        first, linear_end = every.score_path_[1, :, 0, 1, 0], every.score_path_[0, ..., 0].max()
+        assert first[-1] > linear_end + 0.1 and every.best_params_["attention_scale"] > 0
+        if len(max_iters) == 1:
+            np.testing.assert_array_equal(stopped.score_path_, every.score_path_)
+        else:
+            assert np.all(first[:2] < linear_end)
+            assert stopped.best_params_["attention_scale"] == 0
 
 
 def test_screened_keeps_the_paths_that_beat_the_linear_end():
