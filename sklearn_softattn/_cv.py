@@ -755,12 +755,13 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         1000 rows of positive weight on, where one fold's validation score is
         reliable and a fit's cost matters. Not with a single split.
 
-    screening_stop : bool, default=False
+    screening_stop : bool, default=True
         Whether a path of the first fold, where it screens the others
         (``first_fold_screening``), stops at the first count of ``max_iters``
         where its point scores below the best linear limit of the fold: the path
         is then screened out without running its later counts and scales. Where
-        the data are linear, most of a screened fit's cost is that path.
+        the data are linear, most of a screened fit's cost is that path; a path
+        that trails the linear end early and leads it later is lost.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
@@ -990,7 +991,7 @@ intercept_, n_iter_, loss_curve_
         path_warm_start=False,
         path_early_stop=False,
         first_fold_screening="auto",
-        screening_stop=False,
+        screening_stop=True,
         target_tokens=True,
         attention_scores="distance",
         init="spectral",

@@ -63,8 +63,7 @@ def _expected_failed_checks(estimator):
         # Restarts, the first fold screening the others (stopping the paths that trail its
         # linear end), and features clipped to their range.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), start_multiples=(0.3, 1.0, 3.0),
-                                    first_fold_screening=True, screening_stop=True,
-                                    extrapolation="range"),
+                                    first_fold_screening=True, extrapolation="range"),
         # A context sampled from the checks' rows, and the nearest of every row instead;
         # every part's rows pulled back to the training radius.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,

@@ -972,7 +972,8 @@ def test_a_warm_started_path_is_replayed_beyond_its_first_positive_scale(friedma
 def test_first_fold_screening_fits_linear_data_to_the_linear_ends_only(linear):
     X, y = linear
     params = dict(max_iters=(5, 15), cv=5, random_state=0)
-    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, **params).fit(X, y)
+    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, screening_stop=False,
+                                           **params).fit(X, y)
     every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
     # The first fold as without screening; on the others the attention point is skipped.
     np.testing.assert_array_equal(screened.score_path_[..., 0], every.score_path_[..., 0])
@@ -997,7 +998,8 @@ def test_first_fold_screening_auto_screens_from_a_number_of_weighted_rows(linear
 def test_first_fold_screening_changes_nothing_where_attention_wins_the_first_fold(friedman):
     X, y = friedman
     params = dict(max_iters=(5, 15, 40), cv=5, random_state=0)
-    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, **params).fit(X, y)
+    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, screening_stop=False,
+                                           **params).fit(X, y)
     every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
     np.testing.assert_array_equal(screened.score_path_, every.score_path_)
     assert screened.best_params_ == every.best_params_
@@ -1011,7 +1013,8 @@ def test_first_fold_screening_scores_every_row_context_where_the_choice_can_take
     X, y = request.getfixturevalue(data)
     params = dict(max_iters=(5, 15), cv=3, max_context=64, context_neighbors=16,
                   random_state=0)
-    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, **params).fit(X, y)
+    screened = SoftmaxAttentionRegressorCV(first_fold_screening=True, screening_stop=False,
+                                           **params).fit(X, y)
     every = SoftmaxAttentionRegressorCV(first_fold_screening=False, **params).fit(X, y)
     np.testing.assert_array_equal(screened.score_path_[..., 0], every.score_path_[..., 0])
     attention = np.s_[1:, :, :, 1, 0]  # fold 0's points past shrinkage "auto"'s linear limit
@@ -1028,8 +1031,8 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
                                                                                friedman):
     params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
     X, y = linear
-    every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
-    stopped = SoftmaxAttentionRegressorCV(screening_stop=True, **params).fit(X, y)
+    every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
+    stopped = SoftmaxAttentionRegressorCV(**params).fit(X, y)
     # The attention path (shrinkage "auto") trails the linear end at 5 iterations: its
     # later counts are not fitted, and the fit is the same.
     first = every.score_path_[..., 1, 0]  # (scales, counts) of the first fold
@@ -1045,8 +1048,8 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
     X, y = friedman
     for max_iters in [(40,), (5, 15, 40)]:
         params["max_iters"] = max_iters
-        every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
-        stopped = SoftmaxAttentionRegressorCV(screening_stop=True, **params).fit(X, y)
+        every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
+        stopped = SoftmaxAttentionRegressorCV(**params).fit(X, y)
         first, linear_end = every.score_path_[1, :, 0, 1, 0], every.score_path_[0, ..., 0].max()
         assert first[-1] > linear_end + 0.1 and every.best_params_["attention_scale"] > 0
         if len(max_iters) == 1:
