@@ -280,7 +280,8 @@ def peers():
 PAPER_LAYER = {"attention_scales": 8, "selection_rule": "1se", "path_warm_start": True,
                "path_early_stop": True, "target_tokens": False, "attention_scores": "bilinear",
                "solver": "gd", "max_iters": 200, "renormalize": True,
-               "attention_shrinkages": None, "max_context": 1024, "score_features": "features"}
+               "attention_shrinkages": None, "max_context": 1024, "score_features": "features",
+               "screening_stop": False}
 
 
 def package_models(paper_layer=False):
