@@ -1,5 +1,5 @@
 """How close must two shrinkages' linear limits predict on a fold for the cross-validated
-estimator to fit their paths as one (``_cv.SAME_PATH``) without losing test R²?
+estimator to fit their paths as one (``_path.SAME_PATH``) without losing test R²?
 
 Run: python benchmarks/bench_same_paths.py [--tolerances 0.01 0.03] [--max-rows 4000]
 [--part I N] [--only NAME ...] [--large]
@@ -54,21 +54,21 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sklearn_softattn import SoftmaxAttentionRegressorCV, _cv
+from sklearn_softattn import SoftmaxAttentionRegressorCV, _path
 
 R2_TOLERANCE, MEAN_TOLERANCE = 0.005, 0.001
 
 
 def fit_once(X, y, X_test, y_test, tolerance):
     """Test R², fit time and the mean paths fitted per fold of one default fit."""
-    fitted, original, default = [], _cv.same_paths, _cv.SAME_PATH
+    fitted, original, default = [], _path.same_paths, _path.SAME_PATH
 
     def counted(*args):
         fitted_as = original(*args)
         fitted.append((len(set(fitted_as)), len(fitted_as)))
         return fitted_as
 
-    _cv.same_paths, _cv.SAME_PATH = counted, tolerance
+    _path.same_paths, _path.SAME_PATH = counted, tolerance
     try:
         model = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(random_state=0))
         with warnings.catch_warnings():
@@ -77,7 +77,7 @@ def fit_once(X, y, X_test, y_test, tolerance):
             model.fit(X, y)
             seconds = time.perf_counter() - start
     finally:
-        _cv.same_paths, _cv.SAME_PATH = original, default
+        _path.same_paths, _path.SAME_PATH = original, default
     return dict(r2=float(model.score(X_test, y_test)), seconds=seconds,
                 paths=float(np.mean([n for n, _ in fitted])),
                 merged=any(n < total for n, total in fitted))
@@ -123,7 +123,7 @@ def large():
                 model.fit(X, y)
                 print(f"| {name} | {label} | {time.perf_counter() - start:.1f} | "
                       f"{model.score(X_test, y_test):.4f} | |", flush=True)
-        for tolerance in (_cv.SAME_PATH, 0.0):
+        for tolerance in (_path.SAME_PATH, 0.0):
             fit = fit_once(X, y, X_test, y_test, tolerance)
             print(f"| {name} | SoftmaxAttentionRegressorCV, SAME_PATH={tolerance} | "
                   f"{fit['seconds']:.1f} | {fit['r2']:.4f} | {fit['paths']:.1f} |", flush=True)

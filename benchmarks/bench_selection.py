@@ -72,18 +72,13 @@ from sklearn_softattn import (
     SoftmaxAttentionRegressor,
     SoftmaxAttentionRegressorCV,
     _attention,
-    _cv,
+    _path,
     _problem,
 )
 from sklearn_softattn._attention import attention_forward
-from sklearn_softattn._cv import (
-    _fold_scores,
-    _label,
-    attention_scale_grid,
-    choose_point,
-    inner_folds,
-)
+from sklearn_softattn._cv import attention_scale_grid, choose_point, inner_folds
 from sklearn_softattn._geometry import feature_scale, whitening
+from sklearn_softattn._path import _fold_scores, _label
 from sklearn_softattn._progress import track
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 
@@ -312,7 +307,7 @@ def full_paths(X, y):
     X, Y, w, y_ndim = est._check_training_data(X, y, None, reset=True, positive_only=False)
     scales, _, balance_strengths, shrinkages, _ = est._grid(X, w)
     scores, passes = [], []
-    path = _cv.attention_path
+    path = _path.attention_path
     for train, test in inner_folds(est.cv, X, Y[:, 0], w, est.random_state):
         fold_passes = np.zeros((len(scales), len(balance_strengths), len(shrinkages)))
 
@@ -325,13 +320,13 @@ def full_paths(X, y):
                 yield point
                 before = rec.passes
 
-        _cv.attention_path = counted
+        _path.attention_path = counted
         try:
             with Recorder() as rec, warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 scores.append(_fold_paths(est, X, Y, w, y_ndim, train, test))
         finally:
-            _cv.attention_path = path
+            _path.attention_path = path
         passes.append(fold_passes)
     return np.stack(scores, axis=-1), np.stack(passes, axis=-1)
 
@@ -373,7 +368,7 @@ def stop_rules(datasets, margins=(0.01, 0.02, 0.05, 0.1, 0.2), counts=(1, 2),
                     # leaves every checkpoint of the points after it unfitted.
                     skip = skipped(scores.max(axis=1), margin, count, every_fold)
                     saved, total = saved + passes[skip].sum(), total + passes.sum()
-                    stopped = np.where(skip[:, None], _cv.SKIPPED, scores)
+                    stopped = np.where(skip[:, None], _path.SKIPPED, scores)
                     for rule in selections:
                         before, after = choose_point(scores, rule), choose_point(stopped, rule)
                         if before != after:

@@ -19,7 +19,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
-from sklearn_softattn import _cv
+from sklearn_softattn import _cv, _path
 from sklearn_softattn._cv import (
     attention_scale_grid,
     choose_point,
@@ -287,9 +287,9 @@ def test_without_warm_starts_each_point_is_the_base_estimator_at_its_scale(small
     problem = fold_problem(SoftmaxAttentionRegressor(**params).get_params(), X, y[:, None],
                            np.ones(len(y)), np.random.RandomState(0))
     base_params = SoftmaxAttentionRegressor(max_iter=15, **params).get_params()
-    fresh = list(_cv.attention_path(problem, [0.3, 3.0], base_params, warm_start=False))
-    warm = list(_cv.attention_path(problem, [0.3, 3.0], base_params))
-    alone, = _cv.attention_path(problem, [3.0], base_params)
+    fresh = list(_path.attention_path(problem, [0.3, 3.0], base_params, warm_start=False))
+    warm = list(_path.attention_path(problem, [0.3, 3.0], base_params))
+    alone, = _path.attention_path(problem, [3.0], base_params)
     np.testing.assert_array_equal(fresh[1].K, alone.K)
     assert not np.allclose(warm[1].K, alone.K)  # the warm start mattered here
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.3, 3.0], balance_strengths=[0.0],
@@ -491,7 +491,7 @@ def test_an_unscorable_fold_is_left_out_with_a_warning():
 def test_an_unscorable_point_is_left_out_with_a_warning(small, monkeypatch):
     # A point whose parameters are not finite cannot be scored: here the sharpest.
     X, y = small
-    original = _cv.fitted_layer
+    original = _path.fitted_layer
 
     def sharp_fails(K, V, problem, y_ndim, linear=False):
         layer = original(K, V, problem, y_ndim, linear)
@@ -499,7 +499,7 @@ def test_an_unscorable_point_is_left_out_with_a_warning(small, monkeypatch):
             return replace(layer, coef=np.full_like(layer.coef, np.nan))
         return layer
 
-    monkeypatch.setattr(_cv, "fitted_layer", sharp_fails)
+    monkeypatch.setattr(_path, "fitted_layer", sharp_fails)
     with pytest.warns(FitFailedWarning, match=r"\(attention_scale=2, max_iter=100, "
                                               r"balance_strength=0, shrinkage=0\)"):
         reg = SoftmaxAttentionRegressorCV(**FAST).fit(X, y)
@@ -657,9 +657,9 @@ def test_attention_path_is_a_plain_function_of_the_problem_and_can_resume(small)
     params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=30, random_state=0).get_params()
     Y, w = y[:, None], np.ones(len(y))
     problem = fold_problem(params, X, Y, w, np.random.RandomState(0))
-    both = list(_cv.attention_path(problem, [0.1, 1.0], params))
-    first, = _cv.attention_path(problem, [0.1], params)
-    resumed, = _cv.attention_path(problem, [1.0], params, K0=first.K, V0=first.V)
+    both = list(_path.attention_path(problem, [0.1, 1.0], params))
+    first, = _path.attention_path(problem, [0.1], params)
+    resumed, = _path.attention_path(problem, [1.0], params, K0=first.K, V0=first.V)
     for a, b in ((both[0], first), (both[1], resumed)):
         np.testing.assert_array_equal(a.K, b.K)
         np.testing.assert_array_equal(a.V, b.V)
@@ -715,7 +715,7 @@ def test_extrapolation_applies_to_the_validation_rows(friedman):
 
 
 def test_path_stop_fires_after_count_consecutive_falls_below_the_best_so_far():
-    stop = _cv.PathStop(0.1, 2)
+    stop = _path.PathStop(0.1, 2)
     # 0.5 is the best; 0.45 is within the margin; a fall (0.3), a recovery (0.42, which
     # resets the count), then two falls in a row; a NaN neither raises the best nor falls.
     verdicts = [stop(r2) for r2 in (0.2, 0.5, 0.45, 0.3, 0.42, float("nan"), 0.1, 0.35)]
@@ -734,11 +734,11 @@ def test_checkpoints_are_the_iterates_of_shorter_runs(small, solver):
     params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=12, tol=0, solver=solver,
                                        random_state=0).get_params()
     problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
-    long = list(_cv.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 12]))
+    long = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 12]))
     assert [len(p.iterates) for p in long] == [2, 2, 2]
     np.testing.assert_array_equal(long[2].iterates[1][0], long[2].K)
     for s in (1, 2):
-        short = list(_cv.attention_path(problem, [0.0, 0.3, 1.0][: s + 1], params,
+        short = list(_path.attention_path(problem, [0.0, 0.3, 1.0][: s + 1], params,
                                         last_max_iter=3))[-1]
         assert short.n_iter == 3
         np.testing.assert_array_equal(long[s].iterates[0][0], short.K)
@@ -751,7 +751,7 @@ def test_a_point_that_stops_early_keeps_its_last_iterate():
     params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=500, tol=1e-2,
                                        random_state=0).get_params()
     problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
-    point, = _cv.attention_path(problem, [0.1], params, checkpoints=[2, 400, 500])
+    point, = _path.attention_path(problem, [0.1], params, checkpoints=[2, 400, 500])
     assert 2 < point.n_iter < 400 and point.converged
     assert point.iterates[1] is point.iterates[2]
     np.testing.assert_array_equal(point.iterates[2][0], point.K)
@@ -769,9 +769,9 @@ def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver):
         seen.append(K)
         return len(seen) == 2
 
-    path = list(_cv.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12],
+    path = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12],
                                    checkpoint_stop=second_call))
-    full = list(_cv.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12]))
+    full = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12]))
     # Called at the positive point's first two counts: stopped at the second, 6, whose
     # iterate ends the point; the sharper point is not fitted.
     assert len(path) == 2 and len(seen) == 2
@@ -840,25 +840,25 @@ def test_same_paths_merges_paths_whose_linear_limits_predict_alike():
     rng = np.random.default_rng(0)
     base = rng.standard_normal(50)
     near, far = base + 0.005 * base.std(), base + 0.05 * base.std()  # RMS 0.5%, 5%
-    assert _cv.same_paths([base, near, far], [0, 0, 0], tolerance=0.01) == [0, 0, 2]
+    assert _path.same_paths([base, near, far], [0, 0, 0], tolerance=0.01) == [0, 0, 2]
     # Only paths of one group (alpha), and only onto a path fitted on its own.
-    assert _cv.same_paths([base, near, far], [0, 1, 1], tolerance=0.01) == [0, 1, 2]
-    assert _cv.same_paths([base, far, far + 0.009 * base.std()], [0, 0, 0],
+    assert _path.same_paths([base, near, far], [0, 1, 1], tolerance=0.01) == [0, 1, 2]
+    assert _path.same_paths([base, far, far + 0.009 * base.std()], [0, 0, 0],
                           tolerance=0.01) == [0, 1, 1]
     # Tolerance 0: equal predictions only.
-    assert _cv.same_paths([base, base.copy(), near], [0, 0, 0], tolerance=0.0) == [0, 0, 2]
+    assert _path.same_paths([base, base.copy(), near], [0, 0, 0], tolerance=0.0) == [0, 0, 2]
     # The differences are weighted: a row of weight 0 does not count.
     moved = base.copy()
     moved[3] += 100.0
     weight = np.ones(50)
-    assert _cv.same_paths([base, moved], [0, 0], weight, tolerance=0.01) == [0, 1]
+    assert _path.same_paths([base, moved], [0, 0], weight, tolerance=0.01) == [0, 1]
     weight[3] = 0
-    assert _cv.same_paths([base, moved], [0, 0], weight, tolerance=0.01) == [0, 0]
+    assert _path.same_paths([base, moved], [0, 0], weight, tolerance=0.01) == [0, 0]
     # Several targets: the differences summed over them, relative to the spread.
     two = np.column_stack([base, 2 * base])
-    assert _cv.same_paths([two, two + 0.005 * base.std()], [0, 0], tolerance=0.01) == [0, 0]
+    assert _path.same_paths([two, two + 0.005 * base.std()], [0, 0], tolerance=0.01) == [0, 0]
     # A constant prediction has no spread: only an equal one is the same path.
-    assert _cv.same_paths([np.ones(5), np.ones(5) + 1e-12], [0, 0], tolerance=0.01) == [0, 1]
+    assert _path.same_paths([np.ones(5), np.ones(5) + 1e-12], [0, 0], tolerance=0.01) == [0, 1]
 
 
 def test_paths_alike_on_a_fold_are_fitted_once_and_score_as_fitted(monkeypatch):
@@ -869,18 +869,19 @@ def test_paths_alike_on_a_fold_are_fitted_once_and_score_as_fitted(monkeypatch):
     params = dict(attention_scales=[0.0, 0.3, 3.0], shrinkages=[0.0, 0.1, 1e4], cv=3,
                   max_iters=30, random_state=0, **PAPER)
     paths = []
-    original = _cv.attention_path
+    original = _path.attention_path
 
     def counted(problem, scales, params, **kwargs):
         paths.append(params["shrinkage"])
         return original(problem, scales, params, **kwargs)
 
-    monkeypatch.setattr(_cv, "attention_path", counted)
+    monkeypatch.setattr(_path, "attention_path", counted)  # the folds'
+    monkeypatch.setattr(_cv, "attention_path", counted)  # the refit's
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         merged = SoftmaxAttentionRegressorCV(**params).fit(X, y)
         fitted_paths, paths[:] = list(paths), []
-        monkeypatch.setattr(_cv, "SAME_PATH", 0.0)
+        monkeypatch.setattr(_path, "SAME_PATH", 0.0)
         every = SoftmaxAttentionRegressorCV(**params).fit(X, y)
     # Per fold: 0 and 1e4, not 0.1; then the refit's one path.
     assert fitted_paths[:6] == [0.0, 1e4] * 3 and len(fitted_paths) == 7
@@ -1064,9 +1065,9 @@ def test_screened_keeps_the_paths_that_beat_the_linear_end():
     scores = np.full((2, 2, 1, 2), 0.5)
     scores[1, :, 0, 0] = [0.4, 0.5]     # never above the best linear end (0.5)
     scores[1, :, 0, 1] = [0.45, 0.51]  # above it after the second count
-    np.testing.assert_array_equal(_cv.screened(scores, np.ones((1, 2), bool)), [[False, True]])
+    np.testing.assert_array_equal(_path.screened(scores, np.ones((1, 2), bool)), [[False, True]])
     scores[1, :, 0, 1] = np.nan  # not scorable: not above either
-    assert not _cv.screened(scores, np.ones((1, 2), bool)).any()
+    assert not _path.screened(scores, np.ones((1, 2), bool)).any()
 
 
 def test_start_multiples_start_the_auto_path_at_multiples_of_its_start():

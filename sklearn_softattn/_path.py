@@ -1,0 +1,377 @@
+"""The paths of :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV` on one fold.
+
+:func:`attention_path` fits the layer along ascending attention scales, each point from
+the last, as :func:`sklearn.linear_model.lasso_path` follows the lasso; :func:`_fold_scores`
+fits a fold's paths on one :func:`~._problem.build_problem` and scores their points on the
+fold's validation rows, for the estimator to choose from (:mod:`._cv`).
+"""
+
+from itertools import count, product
+from typing import NamedTuple
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils import check_random_state
+
+from ._callbacks import Task
+from ._geometry import renormalize
+from ._layer import (
+    every_row_context,
+    fitted_layer,
+    handles_float_errors,
+    initial_params,
+    iteration_hook,
+    layer_predict,
+    linear_limit,
+    not_finite,
+    solve,
+    to_raw,
+    weighted_r2,
+)
+from ._problem import build_problem, positive_rows
+
+
+def screened(scores, attention_paths):
+    """The paths of ``attention_paths`` (bool, per balance strength and shrinkage) that
+    go on past their linear limits after a first fold's ``scores`` (scales, max_iters,
+    balance strengths, shrinkages), from scale 0: those whose best point past the linear
+    limit scored above the best linear limit there. Where the data are linear, the other
+    folds then fit the linear limits only."""
+    linear = np.nanmax(np.where(np.isfinite(scores[0]), scores[0], -np.inf))
+    past = scores[1:].reshape(-1, *scores.shape[2:])
+    best = np.max(np.where(np.isfinite(past), past, -np.inf), axis=0, initial=-np.inf)
+    return attention_paths & (best > linear)
+
+
+def _label(value):
+    """A grid value for messages and labels: a number to 3 digits, or ``"auto"``."""
+    return value if isinstance(value, str) else f"{value:.3g}"
+
+
+class PathPoint(NamedTuple):
+    """One point of :func:`attention_path`: the raw parameters and how the solver ended."""
+
+    K: np.ndarray
+    V: np.ndarray
+    n_iter: int
+    converged: bool
+    loss_curve: list
+    iterates: list
+
+
+def _recording_hook(on_iteration, checkpoints, problem, iterates, checkpoint_stop=None):
+    """``on_iteration(K, V)`` that also appends to ``iterates`` the raw ``(K, V)``
+    after each iteration count of ``checkpoints``, then passes the call on. There,
+    where ``checkpoint_stop(K, V)`` (of those raw parameters) is true, it stops the
+    solver instead, and its ``stopped`` becomes True."""
+    counter = count(1)
+
+    def hook(K, V):
+        if next(counter) in checkpoints:  # to_raw makes new arrays: a copy
+            iterates.append(to_raw(K, V, problem))
+            if checkpoint_stop is not None and checkpoint_stop(*iterates[-1]):
+                hook.stopped = True
+                return True
+        return on_iteration is not None and on_iteration(K, V)
+
+    hook.stopped = False
+    return hook
+
+
+def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=None,
+                   task=None, y_ndim=1, checkpoints=None, last_max_iter=None,
+                   warm_start=True, checkpoint_stop=None):
+    """Fit the attention layer along ascending ``scales``, each point from the last.
+
+    As :func:`sklearn.linear_model.lasso_path` is to ``LassoCV``: a plain
+    function over a prepared training problem. A scale of 0 is the layer's
+    linear limit, in closed form (:func:`~._layer.linear_limit`). The first positive
+    scale starts from ``(K0, V0)`` renormalized to it or, without them, from
+    the initialization of ``params["init"]``; every later one from the
+    previous point renormalized to its own scale (with ``warm_start=False``,
+    from that initialization too).
+
+    Parameters
+    ----------
+    problem : Problem
+        The training problem, as :func:`~._problem.build_problem` builds it.
+    scales : array-like of shape (n_scales,)
+        Attention scales, in increasing order.
+    params : dict
+        :class:`SoftmaxAttentionRegressor`'s parameters (as ``get_params``
+        gives them); ``attention_scale`` is each point's, and ``max_iter``
+        the iterations of each point.
+    K0, V0 : ndarrays of shape (n_features, n_features) and (n_targets, n_features), default=None
+        Raw parameters to start the first point from.
+    random_state : int, RandomState instance or None, default=None
+        The draws of a random start and of the minibatch solvers, shared by
+        all the points.
+    task : Task, default=None
+        For the callbacks: each point is a subtask of it, and each of its
+        iterations a subtask of the point's.
+    y_ndim : int, default=1
+        The dimensions of ``y``, for the models the callbacks see.
+    checkpoints : sequence of int, default=None
+        Increasing iteration counts, at most ``params["max_iter"]``: each
+        point's ``iterates`` holds its raw ``(K, V)`` after each of them (the
+        final iterate where the solver stopped before; none after a
+        ``checkpoint_stop``). None: the final iterate only.
+    last_max_iter : int, default=None
+        The iterations of the last point, if not ``params["max_iter"]``
+        (the refit of a count chosen at one point of the path).
+    warm_start : bool, default=True
+        Whether each positive scale after the first starts from the previous
+        point (True) or afresh from the initialization (False).
+    checkpoint_stop : callable, default=None
+        ``checkpoint_stop(K, V)``, called with a positive point's raw parameters
+        at each count of ``checkpoints``: where true, the point stops there, its
+        ``iterates`` end with those parameters, and the path ends with it.
+
+    Yields
+    ------
+    point : PathPoint
+        Per scale, the raw ``(K, V)`` (at scale 0, a pair on the ray whose
+        limit it is: pass ``linear=True`` to :func:`~._layer.fitted_layer`), the
+        number of iterations, whether the stopping rule was met, the loss
+        curve and the iterates at ``checkpoints``. Stop iterating to leave
+        the remaining points unfitted.
+    """
+    rng = check_random_state(random_state)
+    task = Task(None, None) if task is None else task
+    checkpoints = [params["max_iter"]] if checkpoints is None else list(checkpoints)
+    K, V = K0, V0
+    for s, scale in enumerate(scales):
+        point_params = {**params, "attention_scale": scale}
+        if scale == 0:
+            # The linear limit, in closed form; the next point starts afresh.
+            K_lin, V_lin = linear_limit(problem, point_params)
+            yield PathPoint(K_lin, V_lin, 1, True, [], [(K_lin, V_lin)] * len(checkpoints))
+            continue
+        if K is None or not warm_start:
+            K, V = initial_params(problem, point_params, rng)
+        else:
+            K, V = renormalize(K, V, scale, problem.score.W_inv)
+        max_iter = (last_max_iter if last_max_iter is not None and s == len(scales) - 1
+                    else params["max_iter"])
+        point = task.subtask(f"attention_scale={scale:.3g}", max_iter)
+        iterates = []
+        hook = _recording_hook(iteration_hook(point, problem, y_ndim), set(checkpoints),
+                               problem, iterates, checkpoint_stop)
+        K, V, progress, converged, _ = solve(
+            problem, K, V, point_params, rng, max_iter=max_iter, loss_curve=[],
+            on_iteration=hook,
+        )
+        point.end()
+        if not hook.stopped:
+            iterates += [(K, V)] * (len(checkpoints) - len(iterates))
+        yield PathPoint(K, V, progress.n_iter, converged, progress.loss_curve, iterates)
+        if hook.stopped:
+            return
+
+
+# The score of a point left unfitted because its path stopped early (see
+# :func:`_fold_scores`): below every score, so never chosen, and not a failure
+# (a failure is NaN).
+SKIPPED = -np.inf
+
+
+class PathStop:
+    """The early stop of a path: called with each point's validation R², in order of
+    increasing scale, it says when to stop, once the R² has stayed more than ``margin``
+    below its best so far at ``count`` consecutive points (:data:`~._cv.EARLY_STOP`). A NaN R²
+    neither raises the best nor counts as a fall."""
+
+    def __init__(self, margin, count):
+        self.margin, self.count = margin, count
+        self.best, self.fallen = -np.inf, 0
+
+    def __call__(self, r2):
+        self.best = max(self.best, r2)
+        self.fallen = self.fallen + 1 if r2 < self.best - self.margin else 0
+        return self.fallen == self.count
+
+
+# Two paths of a fold (with the same balance strength) whose linear limits predict the
+# fold's training rows alike, to within this root-mean-square difference relative to
+# the predictions' spread, are one path there, fitted once: their shrinkages then barely
+# act on that many rows (see the selection page of the user guide).
+SAME_PATH = 0.01
+
+
+def same_paths(predictions, groups, sample_weight=None, tolerance=0.0):
+    """Which path each path of a fold is fitted as.
+
+    Parameters
+    ----------
+    predictions : list of ndarray of shape (n_samples,) or (n_samples, n_targets)
+        Each path's linear limit's predictions at the fold's training rows.
+    groups : list
+        Each path's group (its balance strength, say): only paths of one group can
+        be one.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Weights of the rows in the differences.
+    tolerance : float, default=0.0
+        The largest weighted root-mean-square difference of two paths'
+        predictions, relative to the weighted root-mean-square spread of the
+        earlier one's about their mean, at which they are one path (0: only
+        paths of equal predictions are).
+
+    Returns
+    -------
+    fitted_as : list of int
+        Per path, the first earlier path of its group fitted on its own whose
+        predictions are that close to its own; its own index if none is.
+    """
+    def rms(E):
+        E = E.reshape(len(E), -1)
+        return np.sqrt(np.average(np.sum(E**2, axis=1), weights=sample_weight))
+
+    def alike(P, Q):
+        return rms(P - Q) <= tolerance * rms(Q - np.average(Q, axis=0, weights=sample_weight))
+
+    fitted_as = []
+    for p, (P, group) in enumerate(zip(predictions, groups)):
+        fitted_as.append(next((q for q in range(p) if fitted_as[q] == q and groups[q] == group
+                               and alike(P, predictions[q])), p))
+    return fitted_as
+
+
+class _Predictions(RegressorMixin, BaseEstimator):
+    """What a scorer scores at a path point: a "model" whose predictions at ``X`` are
+    ``X`` itself, given the point's predictions (as ``RidgeCV`` scores its
+    leave-one-out predictions)."""
+
+    def predict(self, y_pred):
+        return y_pred
+
+
+def _score(scorer, layer, extrapolation, X, y, sample_weight):
+    """The validation score of a :class:`~._layer.FittedLayer`: ``scorer``'s, or R²
+    (scorer None); NaN, not scorable, where its parameters are not finite."""
+    if not_finite(layer):
+        return np.nan
+    y_pred = layer_predict(layer, X, extrapolation)
+    if scorer is None:
+        return weighted_r2(y, y_pred, sample_weight)
+    return scorer(_Predictions(), y_pred, y, sample_weight=sample_weight)
+
+
+def as_given(Y, y_ndim):
+    """The targets ``Y`` (2-D, as the fit works on them) in the shape they were given:
+    one column as a 1-D array where ``y`` was 1-D."""
+    return Y[:, 0] if y_ndim == 1 else Y
+
+
+@handles_float_errors  # also in a worker process
+def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
+                 max_iters, balance_strengths, shrinkages, task=None, stop=None,
+                 warm_start=True, attention_paths=None, context_neighbors=None,
+                 screened_out=None, screens=False, trailing_stop=False):
+    """Validation scores (n_scales, n_max_iters, n_balance_strengths, n_shrinkages) of
+    one fold: one problem, one :func:`attention_path` per ``(balance_strength,
+    shrinkage)``, each point run to the largest of ``max_iters`` and scored after each
+    of them. A path whose entry of ``attention_paths`` (bool, per balance strength and
+    shrinkage; None: all True) is False ends at its linear limit (scale 0), its other
+    points :data:`SKIPPED`; so does one whose entry of ``screened_out`` (of the same
+    shape; None: none) is True, though it is still grouped as a path that goes past.
+
+    ``params`` are :class:`SoftmaxAttentionRegressor`'s (each path's
+    ``balance_strength`` and ``shrinkage`` its own); ``scorer`` is a scorer, or None
+    for R². A score that is not finite is NaN: the point could not be scored.
+    ``stop=(margin, count)``: a path stops once its best validation R² over
+    ``max_iters`` has stayed more than ``margin`` below its best so far at ``count``
+    consecutive points, and its remaining points score :data:`SKIPPED`; with
+    ``stop=None`` every point is fitted. A path that :func:`same_paths` finds one
+    with an earlier path of the fold is not fitted: its scores are that path's.
+    ``task`` is the fold's, for the callbacks: each fitted path is a subtask of it.
+    ``warm_start``: as for :func:`attention_path`.
+
+    Returns the scores and, of the same shape, those of each point attending to its
+    ``context_neighbors`` nearest training rows of the fold (see
+    :func:`~._layer.every_row_context`), NaN where that does not apply or
+    ``context_neighbors`` is None. With ``screens`` (the fold screens the others,
+    :func:`screened`), those are computed only on the paths that pass the screen: the
+    others' points are skipped on the other folds, so the choice cannot take them.
+    With ``trailing_stop`` too, a path stops at the first count where its point scores
+    below the best linear limit of the fold so far (the path's own included): it would
+    then need to gain past a point that trails, and is screened out as it stands, its
+    later counts and points :data:`SKIPPED`.
+    """
+    rng = check_random_state(params["random_state"])
+    rows = positive_rows(X[train], Y[train], sample_weight[train], 2)
+    problem = build_problem(*rows, params, rng)
+    X_test, y_test = X[test], as_given(Y[test], y_ndim)
+    w_test = sample_weight[test]
+    extrapolation = params["extrapolation"]
+    task = Task(None, None) if task is None else task
+    scores = np.full((len(scales), len(max_iters), len(balance_strengths), len(shrinkages)),
+                     SKIPPED)
+    neighbor_scores = np.full_like(scores, np.nan)
+    if attention_paths is None:
+        attention_paths = np.ones((len(balance_strengths), len(shrinkages)), dtype=bool)
+    paths = list(product(enumerate(balance_strengths), enumerate(shrinkages)))
+
+    def trails(K, V):
+        """Whether a positive point scores below the best linear limit so far."""
+        score = _score(scorer, fitted_layer(K, V, problem, y_ndim), extrapolation, X_test,
+                       y_test, w_test)
+        return score < np.max(scores[0], initial=-np.inf, where=np.isfinite(scores[0]))
+
+    # Only paths of one balance strength that both go past their linear limits (or both
+    # do not) can be one.
+    fitted_as = same_paths(
+        [layer_predict(fitted_layer(*linear_limit(problem, {**params, "shrinkage": shrinkage}),
+                                    problem, y_ndim, linear=True), X[train])
+         for _, (_, shrinkage) in paths],
+        [(a, attention_paths[a, r]) for (a, _), (r, _) in paths], sample_weight[train],
+        SAME_PATH)
+    # The every-row scores are computed once the fold's paths are fitted: the layers
+    # due, then the copies (of an iterate where the solver had stopped; of a path that
+    # is one with an earlier path), in order.
+    due, copies = [], []
+    for p, ((a, balance), (r, shrinkage)) in enumerate(paths):
+        if fitted_as[p] != p:  # one path with an earlier one: its scores are that one's
+            (a_as, _), (r_as, _) = paths[fitted_as[p]]
+            scores[..., a, r] = scores[..., a_as, r_as]
+            copies.append(((..., a, r), (..., a_as, r_as)))
+            continue
+        path_params = {**params, "balance_strength": balance, "shrinkage": shrinkage}
+        past = attention_paths[a, r] and not (screened_out is not None and screened_out[a, r])
+        path_scales = scales if past else scales[:int(scales[0] == 0)]
+        path = task.subtask(f"balance_strength={balance:.3g}, shrinkage={_label(shrinkage)}",
+                            len(path_scales))
+        stopped = None if stop is None else PathStop(*stop)
+        points = attention_path(problem, path_scales, path_params, random_state=rng, task=path,
+                                y_ndim=y_ndim, checkpoints=max_iters, warm_start=warm_start,
+                                checkpoint_stop=trails if screens and trailing_stop else None)
+        for s, point in enumerate(points):
+            r2s = np.full(len(max_iters), np.nan)
+            for t, (K, V) in enumerate(point.iterates):
+                if t > 0 and point.iterates[t] is point.iterates[t - 1]:  # the solver had stopped
+                    scores[s, t, a, r], r2s[t] = scores[s, t - 1, a, r], r2s[t - 1]
+                    copies.append(((s, t, a, r), (s, t - 1, a, r)))
+                    continue
+                layer = fitted_layer(K, V, problem, y_ndim, scales[s] == 0)
+                if scorer is None or (stop is not None and len(test) > 1):
+                    # (R² needs two rows: with one it is not defined.)
+                    r2s[t] = _score(None, layer, extrapolation, X_test, y_test, w_test)
+                score = r2s[t] if scorer is None else _score(
+                    scorer, layer, extrapolation, X_test, y_test, w_test)
+                scores[s, t, a, r] = score if np.isfinite(score) else np.nan
+                every = (None if context_neighbors is None else
+                         every_row_context(layer, *rows, context_neighbors))
+                if every is not None:
+                    due.append(((s, t, a, r), every))
+            if stopped is not None and stopped(np.nanmax(r2s) if np.isfinite(r2s).any()
+                                               else np.nan):
+                break
+        path.end()
+    passing = screened(scores, attention_paths) if screens else attention_paths
+    for (s, t, a, r), every in due:
+        if passing[a, r]:
+            score = _score(scorer, every, extrapolation, X_test, y_test, w_test)
+            neighbor_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
+    for target, source in copies:
+        neighbor_scores[target] = neighbor_scores[source]
+    task.end()
+    return scores, neighbor_scores
