@@ -4,7 +4,7 @@ The path of attention scales starts at the layer's linear limit (scale 0,
 computed in closed form) and sharpens step by step, as ``LassoCV`` follows the
 lasso's path from the empty model, so that least squares itself, and ridge
 regression for each ``shrinkage``, are always among the candidates. Each fold
-fits the paths with the plain functions of :mod:`._layer` on one
+fits and scores its paths with :func:`~._path.attention_path` on one
 :func:`~._problem.build_problem`; the chosen point is refitted as a
 :class:`~sklearn_softattn.SoftmaxAttentionRegressor`.
 """
