@@ -739,7 +739,7 @@ def test_checkpoints_are_the_iterates_of_shorter_runs(small, solver):
     np.testing.assert_array_equal(long[2].iterates[1][0], long[2].K)
     for s in (1, 2):
         short = list(_path.attention_path(problem, [0.0, 0.3, 1.0][: s + 1], params,
-                                        last_max_iter=3))[-1]
+                                          last_max_iter=3))[-1]
         assert short.n_iter == 3
         np.testing.assert_array_equal(long[s].iterates[0][0], short.K)
         np.testing.assert_array_equal(long[s].iterates[0][1], short.V)
@@ -770,7 +770,7 @@ def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver):
         return len(seen) == 2
 
     path = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12],
-                                   checkpoint_stop=second_call))
+                                     checkpoint_stop=second_call))
     full = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12]))
     # Called at the positive point's first two counts: stopped at the second, 6, whose
     # iterate ends the point; the sharper point is not fitted.
@@ -844,7 +844,7 @@ def test_same_paths_merges_paths_whose_linear_limits_predict_alike():
     # Only paths of one group (alpha), and only onto a path fitted on its own.
     assert _path.same_paths([base, near, far], [0, 1, 1], tolerance=0.01) == [0, 1, 2]
     assert _path.same_paths([base, far, far + 0.009 * base.std()], [0, 0, 0],
-                          tolerance=0.01) == [0, 1, 1]
+                            tolerance=0.01) == [0, 1, 1]
     # Tolerance 0: equal predictions only.
     assert _path.same_paths([base, base.copy(), near], [0, 0, 0], tolerance=0.0) == [0, 0, 2]
     # The differences are weighted: a row of weight 0 does not count.
@@ -1029,7 +1029,7 @@ def test_first_fold_screening_scores_every_row_context_where_the_choice_can_take
 
 
 def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(linear,
-                                                                               friedman):
+                                                                              friedman):
     params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
     X, y = linear
     every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
@@ -1115,8 +1115,8 @@ def test_score_features_choose_is_the_representation_the_folds_choose(heavy_tail
         SoftmaxAttentionRegressorCV(random_state=0).fit(*linear).predict(linear[0]))
 
 
-def test_a_representation_screened_out_on_the_first_fold_is_not_scored_further(linear,
-                                                                              monkeypatch):
+def test_a_representation_screened_out_on_the_first_fold_is_not_scored_further(
+        linear, monkeypatch):
     calls = []
     fold_scores = _cv._fold_scores
     monkeypatch.setattr(_cv, "_fold_scores", lambda params, *args, **kwargs: calls.append(
