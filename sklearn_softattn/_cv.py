@@ -314,8 +314,9 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     counts ``max_iters``. By default the path is short: the linear limit and one
     start, from which the solver learns the sharpness with the rest of the layer;
     from 1000 rows on, the other folds go past the linear limit only where the
-    first fold's did better than it (``first_fold_screening``), and a row farther
-    out than the training rows is read at their radius (``extrapolation``).
+    first fold's did better than it (``first_fold_screening``; the first fold's
+    path stops where it falls behind, ``screening_stop``), and a row farther out
+    than the training rows is read at their radius (``extrapolation``).
     The point chosen (by default the smallest scale within one standard error of
     the best mean validation score) is refitted on all the data as a
     :class:`SoftmaxAttentionRegressor` with the chosen parameters
