@@ -292,6 +292,12 @@ REPRESENTATIONS = ({"score_features": "features"},
 REPRESENTATION_ROWS = 2000
 
 
+def from_rows(sample_weight, rows):
+    """Whether an ``"auto"`` that starts at ``rows`` rows applies: at least that many
+    rows of positive weight (:data:`SCREENING_ROWS`, :data:`REPRESENTATION_ROWS`)."""
+    return np.count_nonzero(sample_weight > 0) >= rows
+
+
 def choose_representation(score_paths, selection_rule="2se"):
     """Index of the score path, one per representation (on the same folds and grid
     but for the scales), that holds the point :func:`choose_point` takes from all of
@@ -754,7 +760,7 @@ intercept_, n_iter_, loss_curve_
     def _screens(self, sample_weight):
         """Whether the first fold screens the others (``first_fold_screening``)."""
         if self.first_fold_screening == "auto":
-            return np.count_nonzero(sample_weight > 0) >= SCREENING_ROWS
+            return from_rows(sample_weight, SCREENING_ROWS)
         return self.first_fold_screening
 
     def _representations(self, sample_weight):
@@ -762,7 +768,7 @@ intercept_, n_iter_, loss_curve_
         where the scores read what this estimator says."""
         if self.score_features == "choose" or (
                 self.score_features == "auto"
-                and np.count_nonzero(sample_weight > 0) >= REPRESENTATION_ROWS):
+                and from_rows(sample_weight, REPRESENTATION_ROWS)):
             return REPRESENTATIONS
         return REPRESENTATIONS[:1] if self.score_features == "auto" else None
 
