@@ -83,6 +83,11 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         check_finite(layer)
         vars(self).update(layer.attributes())
 
+    def _extrapolation(self):
+        """How ``predict`` reads a row farther out than the training rows
+        (``extrapolation``)."""
+        return self.extrapolation
+
     def _fitted_layer(self, X):
         """The fitted layer, and ``X`` validated as its queries."""
         check_is_fitted(self)
@@ -110,7 +115,7 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
             Predicted values; 1-D when ``fit`` saw a 1-D ``y``.
         """
         layer, X = self._fitted_layer(X)
-        return layer_predict(layer, X, self.extrapolation)
+        return layer_predict(layer, X, self._extrapolation())
 
     @handles_float_errors
     def attention_tokens(self, X):
@@ -168,7 +173,7 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         """
         layer, X = self._fitted_layer(X)
         n_context = layer.context.shape[0]
-        X, Zq, Zc, neighbors = softmax_inputs(layer, X, self.extrapolation)
+        X, Zq, Zc, neighbors = softmax_inputs(layer, X, self._extrapolation())
         KZc = Zc @ layer.key_query.T
         bias = _attention.key_bias(Zc, layer.key_query, layer.attention_scores)
         log_w = np.log(layer.context_weight)

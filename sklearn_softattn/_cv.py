@@ -54,7 +54,12 @@ NEIGHBOR_MARGIN = 5.0
 START_MARGIN, AUTO_BILINEAR = 0.5, 1.0
 # The parameters of SoftmaxAttentionRegressor that the cross-validation chooses; the
 # others are the CV estimator's own, shared by every point.
-CHOSEN = ("attention_scale", "max_iter", "balance_strength", "shrinkage", "context_neighbors")
+CHOSEN = ("attention_scale", "max_iter", "balance_strength", "shrinkage", "context_neighbors",
+          "extrapolation")
+# extrapolation="auto": how the folds read far rows at every point, and how the linear
+# limit may read them instead (extrapolating its linear trend), which it does where the
+# folds score that higher.
+AUTO_EXTRAPOLATION = ("radius", "clip")
 
 
 def neighbor_sharpness(X, sample_weight, margin=NEIGHBOR_MARGIN):
@@ -496,11 +501,17 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
 
-    extrapolation : {"clip", "radius", "range", "continue"}, default="radius"
+    extrapolation : {"clip", "radius", "range", "continue", "auto"}, \
+            default="radius"
         How far rows are scored, in the folds and in ``predict`` (see
         :class:`SoftmaxAttentionRegressor`, whose default is ``"clip"``): by
         default a row farther from the training rows' mean than any of them is
         pulled back to that distance for every part, the linear limit included.
+        ``"auto"``: ``"radius"``, but where the chosen point is a linear limit,
+        its folds are also scored with the far rows read as they are
+        (``"clip"``), and that is taken where it scores higher (the rows'
+        linear trend goes on past the training rows): ``best_params_`` holds
+        the one taken.
 
     random_state : int, RandomState instance or None, default=None
         Seeds the folds of an int ``cv``, and every fold's and the refit's
@@ -520,8 +531,9 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     ----------
     best_params_ : dict
         The chosen ``attention_scale`` (where the chosen point starts),
-        ``max_iter``, ``balance_strength``, ``shrinkage`` and
-        ``context_neighbors``, and with ``score_features`` ``"choose"`` or
+        ``max_iter``, ``balance_strength``, ``shrinkage``,
+        ``context_neighbors`` and ``extrapolation`` (this estimator's, or the
+        one ``"auto"`` took), and with ``score_features`` ``"choose"`` or
         ``"auto"`` the chosen ``score_features`` and ``linear_skip``: the refit is
         ``SoftmaxAttentionRegressor(**{**shared, **best_params_})`` fitted on
         all the data, ``shared`` this estimator's layer parameters (with
@@ -621,6 +633,7 @@ intercept_, n_iter_, loss_curve_
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
         "screening_stop": ["boolean"],
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
+        "extrapolation": [StrOptions({"clip", "radius", "range", "continue", "auto"})],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
                    Interval(Integral, 1, None, closed="left"), None],
@@ -698,6 +711,18 @@ intercept_, n_iter_, loss_curve_
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+
+    def _fold_extrapolation(self):
+        """How the folds read a row farther out than their training rows."""
+        return AUTO_EXTRAPOLATION[0] if self.extrapolation == "auto" else self.extrapolation
+
+    def _extrapolation(self):
+        """How ``predict`` reads a row farther out than the training rows: as the
+        refit does (``best_params_``); before the choice (a fold's iterate, as the
+        callbacks see it), as the folds do."""
+        if hasattr(self, "best_params_"):
+            return self.best_params_["extrapolation"]
+        return self._fold_extrapolation()
 
     def _warn_unscorable(self):
         """Warn of the folds and points of ``score_path_`` left out of the choice;
@@ -784,7 +809,8 @@ intercept_, n_iter_, loss_curve_
         whose points run ``max_iter`` iterations (the largest count)."""
         defaults = SoftmaxAttentionRegressor().get_params()
         return {**defaults, **self._shared_params(), "max_iter": max_iter,
-                "context_neighbors": None, "verbose": max(self.verbose - 1, 0)}
+                "context_neighbors": None, "extrapolation": self._fold_extrapolation(),
+                "verbose": max(self.verbose - 1, 0)}
 
     @handles_float_errors
     @_fit_context(prefer_skip_nested_validation=True)
@@ -807,6 +833,8 @@ intercept_, n_iter_, loss_curve_
             The fitted estimator.
         """
         given = X, y, sample_weight  # what the callbacks see (and score on)
+        # An earlier fit's choice is not this one's (the callbacks' copies predict by it).
+        vars(self).pop("best_params_", None)
         X, Y, sample_weight, y_ndim = self._check_training_data(
             X, y, sample_weight, reset=True, positive_only=False
         )
@@ -872,8 +900,10 @@ intercept_, n_iter_, loss_curve_
             return (params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                     max_iters, balance_strengths, shrinkages, fold_task)
 
+        auto = self.extrapolation == "auto"
         options = dict(stop=EARLY_STOP if self.path_early_stop else None,
-                       warm_start=self.path_warm_start, context_neighbors=self.context_neighbors)
+                       warm_start=self.path_warm_start, context_neighbors=self.context_neighbors,
+                       linear_extrapolation=AUTO_EXTRAPOLATION[1] if auto else None)
         scores = []
         if self._screens(sample_weight) and len(folds) > 1 and scales[0] == 0:
             # The first fold alone: on the others, a path goes on past its linear limit
@@ -889,8 +919,8 @@ intercept_, n_iter_, loss_curve_
         scores += Parallel(n_jobs=self.n_jobs)(
             delayed(_fold_scores)(*args, attention_paths=attention_paths, **options)
             for args in later)
-        self.score_path_ = np.stack([dense for dense, _ in scores], axis=-1)
-        self.neighbor_score_path_ = np.stack([every for _, every in scores], axis=-1)
+        self.score_path_ = np.stack([dense for dense, _, _ in scores], axis=-1)
+        self.neighbor_score_path_ = np.stack([every for _, every, _ in scores], axis=-1)
         self.attention_scales_, self.max_iters_ = scales, max_iters
         self.balance_strengths_, self.shrinkages_ = balance_strengths, shrinkages
         self._warn_unscorable()
@@ -899,6 +929,7 @@ intercept_, n_iter_, loss_curve_
         shrinkage = shrinkages[best_shrinkage]
         folds = scorable(self.score_path_)[1]
         every, dense = self.neighbor_score_path_[chosen][folds], self.score_path_[chosen][folds]
+        extrapolating = np.stack([linear for _, _, linear in scores], axis=-1)[chosen][folds]
         self.best_params_ = {
             "attention_scale": float(scales[best_scale]),
             "max_iter": int(max_iters[best_iter]),
@@ -906,6 +937,9 @@ intercept_, n_iter_, loss_curve_
             "shrinkage": shrinkage if isinstance(shrinkage, str) else float(shrinkage),
             "context_neighbors": (self.context_neighbors if np.isfinite(every).all()
                                   and every.mean() > dense.mean() else None),
+            "extrapolation": (AUTO_EXTRAPOLATION[1] if auto and np.isfinite(extrapolating).all()
+                              and extrapolating.mean() > dense.mean()
+                              else params["extrapolation"]),
         }
         if self.verbose:
             print(", ".join(f"{name}={_label(value) if isinstance(value, float) else value}"

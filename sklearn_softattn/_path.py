@@ -266,7 +266,8 @@ def as_given(Y, y_ndim):
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, balance_strengths, shrinkages, task=None, stop=None,
                  warm_start=True, attention_paths=None, context_neighbors=None,
-                 screened_out=None, screens=False, trailing_stop=False):
+                 screened_out=None, screens=False, trailing_stop=False,
+                 linear_extrapolation=None):
     """Validation scores (n_scales, n_max_iters, n_balance_strengths, n_shrinkages) of
     one fold: one problem, one :func:`attention_path` per ``(balance_strength,
     shrinkage)``, each point run to the largest of ``max_iters`` and scored after each
@@ -296,6 +297,10 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     below the best linear limit of the fold so far (the path's own included): it would
     then need to gain past a point that trails, and is screened out as it stands, its
     later counts and points :data:`SKIPPED`.
+
+    Returns a third array of the same shape: with ``linear_extrapolation`` (a value of
+    ``extrapolation``), the scores of the linear limits reading the rows that way
+    instead; NaN elsewhere, and everywhere where it is None.
     """
     rng = check_random_state(params["random_state"])
     rows = positive_rows(X[train], Y[train], sample_weight[train], 2)
@@ -307,6 +312,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     scores = np.full((len(scales), len(max_iters), len(balance_strengths), len(shrinkages)),
                      SKIPPED)
     neighbor_scores = np.full_like(scores, np.nan)
+    linear_scores = np.full_like(scores, np.nan)
     if attention_paths is None:
         attention_paths = np.ones((len(balance_strengths), len(shrinkages)), dtype=bool)
     paths = list(product(enumerate(balance_strengths), enumerate(shrinkages)))
@@ -333,6 +339,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
         if fitted_as[p] != p:  # one path with an earlier one: its scores are that one's
             (a_as, _), (r_as, _) = paths[fitted_as[p]]
             scores[..., a, r] = scores[..., a_as, r_as]
+            linear_scores[..., a, r] = linear_scores[..., a_as, r_as]
             copies.append(((..., a, r), (..., a_as, r_as)))
             continue
         path_params = {**params, "balance_strength": balance, "shrinkage": shrinkage}
@@ -349,6 +356,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
             for t, (K, V) in enumerate(point.iterates):
                 if t > 0 and point.iterates[t] is point.iterates[t - 1]:  # the solver had stopped
                     scores[s, t, a, r], r2s[t] = scores[s, t - 1, a, r], r2s[t - 1]
+                    linear_scores[s, t, a, r] = linear_scores[s, t - 1, a, r]
                     copies.append(((s, t, a, r), (s, t - 1, a, r)))
                     continue
                 layer = fitted_layer(K, V, problem, y_ndim, scales[s] == 0)
@@ -358,6 +366,9 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                 score = r2s[t] if scorer is None else _score(
                     scorer, layer, extrapolation, X_test, y_test, w_test)
                 scores[s, t, a, r] = score if np.isfinite(score) else np.nan
+                if linear_extrapolation is not None and scales[s] == 0:
+                    score = _score(scorer, layer, linear_extrapolation, X_test, y_test, w_test)
+                    linear_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
                 every = (None if context_neighbors is None else
                          every_row_context(layer, *rows, context_neighbors))
                 if every is not None:
@@ -374,4 +385,4 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     for target, source in copies:
         neighbor_scores[target] = neighbor_scores[source]
     task.end()
-    return scores, neighbor_scores
+    return scores, neighbor_scores, linear_scores

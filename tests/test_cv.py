@@ -714,6 +714,47 @@ def test_extrapolation_applies_to_the_validation_rows(friedman):
     assert not np.array_equal(scores["range"][0], scores["clip"][0])
 
 
+@pytest.fixture(scope="module")
+def heavy_tailed_rows():
+    """Heavy-tailed features (Student's t, two degrees of freedom): many validation rows
+    lie past their fold's training rows. The second target follows the first feature up
+    to 2 and is flat past it."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_t(2, (300, 3))
+    noise = 0.3 * rng.standard_normal((2, 300))
+    return X, X @ [1.0, -2.0, 0.5] + noise[0], np.clip(X[:, 0], -2.0, 2.0) + noise[1]
+
+
+@pytest.mark.parametrize("target, taken", [(1, "clip"), (2, "radius")])
+def test_auto_extrapolation_reads_far_rows_as_the_linear_limits_folds_score_higher(
+        heavy_tailed_rows, target, taken):
+    # A linear limit alone: its far validation rows read as they are score higher where
+    # the trend goes on (target 1), pulled back where it stops (target 2).
+    X, y = heavy_tailed_rows[0], heavy_tailed_rows[target]
+    kw = dict(attention_scales=[0.0], random_state=0)
+    auto = SoftmaxAttentionRegressorCV(extrapolation="auto", **kw).fit(X, y)
+    fits = {e: SoftmaxAttentionRegressorCV(extrapolation=e, **kw).fit(X, y)
+            for e in ("radius", "clip")}
+    # Every point is scored as with "radius"; the choice between the two follows.
+    np.testing.assert_array_equal(auto.score_path_, fits["radius"].score_path_)
+    shrinkage = list(auto.shrinkages_).index(auto.best_params_["shrinkage"])
+    means = {e: fit.score_path_[0, 0, 0, shrinkage].mean() for e, fit in fits.items()}
+    assert (means["clip"] > means["radius"]) == (taken == "clip")
+    assert auto.best_params_ == {**fits["radius"].best_params_, "extrapolation": taken}
+    far = 10.0 * X[:20]
+    np.testing.assert_array_equal(auto.predict(far), fits[taken].predict(far))
+    assert not np.allclose(fits["clip"].predict(far), fits["radius"].predict(far))
+
+
+def test_auto_extrapolation_pulls_far_rows_back_past_the_linear_limit(heavy_tailed_rows):
+    X, y = heavy_tailed_rows[0], heavy_tailed_rows[2]
+    auto = SoftmaxAttentionRegressorCV(extrapolation="auto", random_state=0).fit(X, y)
+    radius = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    assert auto.best_params_["attention_scale"] > 0
+    assert auto.best_params_ == radius.best_params_
+    np.testing.assert_array_equal(auto.predict(10.0 * X), radius.predict(10.0 * X))
+
+
 def test_path_stop_fires_after_count_consecutive_falls_below_the_best_so_far():
     stop = _path.PathStop(0.1, 2)
     # 0.5 is the best; 0.45 is within the margin; a fall (0.3), a recovery (0.42, which
