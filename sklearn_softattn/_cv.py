@@ -331,7 +331,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     The point chosen (by default the smallest scale within one standard error of
     the best mean validation score) is refitted on all the data as a
     :class:`SoftmaxAttentionRegressor` with the chosen parameters
-    (``best_params_``), so where the data are linear the model is linear.
+    (``best_params_``), so where the data are linear the model is linear
+    (with ``refit=False``, it is kept as its single fold fitted it).
 
     By default the layer is the in-context one, fitted with L-BFGS: every context
     token carries its target as well as its features, and the scores are
@@ -390,6 +391,14 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         standard errors of the highest, so that a sharper softmax must beat a
         flatter one by more than the folds' noise. A single split always takes
         the best.
+
+    refit : bool or "auto", default=True
+        Refit the chosen point on all the rows. With False, as in
+        :class:`~sklearn.linear_model.LogisticRegressionCV`, there is no final
+        fit: the model is the chosen point as the folds fitted it, which needs
+        the folds to be one split (``cv="auto"`` above 10 000 rows, or a
+        splitter of one split), as early stopping keeps the model it validated.
+        ``"auto"``: False where the folds are one split, True otherwise.
 
     path_warm_start : bool, default=False
         Whether each point of a path after the first positive scale starts from
@@ -628,6 +637,7 @@ intercept_, n_iter_, loss_curve_
         "cv": ["cv_object", StrOptions({"auto"})],
         "scoring": [StrOptions(set(get_scorer_names())), callable, None],
         "selection_rule": [StrOptions({"2se", "1se", "best"})],
+        "refit": ["boolean", StrOptions({"auto"})],
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
@@ -650,6 +660,7 @@ intercept_, n_iter_, loss_curve_
         cv="auto",
         scoring=None,
         selection_rule="1se",
+        refit=True,
         path_warm_start=False,
         path_early_stop=False,
         first_fold_screening="auto",
@@ -685,6 +696,7 @@ intercept_, n_iter_, loss_curve_
         self.cv = cv
         self.scoring = scoring
         self.selection_rule = selection_rule
+        self.refit = refit
         self.path_warm_start = path_warm_start
         self.path_early_stop = path_early_stop
         self.first_fold_screening = first_fold_screening
@@ -848,19 +860,31 @@ intercept_, n_iter_, loss_curve_
             check_layer_params({**candidate.get_params(), "context_neighbors": None})
         y_split = as_given(Y, y_ndim)
         folds = inner_folds(self.cv, X, y_split, sample_weight, self.random_state)
+        if self.refit is False and len(folds) > 1:
+            raise ValueError(
+                f"refit=False keeps the chosen point as the folds fitted it, which needs "
+                f"one split of the rows; cv={self.cv!r} gives {len(folds)}. Pass a "
+                "splitter of one split, or refit=True.")
+        refit = self.refit is True or (self.refit == "auto" and len(folds) > 1)
         task = Task.begin_fit(self, *given, max_subtasks=len(candidates) * len(folds) + 1)
-        scored = []  # (candidate, its point); a later one may drop out (see _choose)
+        scored = []  # (candidate, its point, its fit); one may drop out (see _choose)
         for candidate in candidates:
-            point = candidate._choose(X, Y, sample_weight, y_ndim, given, folds, task,
-                                      linear_drops=bool(scored))
-            if point is not None:
-                scored.append((candidate, point))
-        k = choose_representation([candidate.score_path_ for candidate, _ in scored],
+            chosen = candidate._choose(X, Y, sample_weight, y_ndim, given, folds, task,
+                                       linear_drops=bool(scored), keep_fit=not refit)
+            if chosen is not None:
+                scored.append((candidate, *chosen))
+        k = choose_representation([candidate.score_path_ for candidate, _, _ in scored],
                                   self.selection_rule)
         if scored[k][0].best_params_["attention_scale"] == 0:
             k = 0  # the linear limit reads no scores: there the representations are one
-        chosen, point = scored[k]
-        chosen._refit(X, Y, sample_weight, y_ndim, given, task, best_scale=point[0])
+        chosen, point, fit = scored[k]
+        if refit:
+            chosen._refit(X, Y, sample_weight, y_ndim, given, task, best_scale=point[0])
+        else:
+            chosen._keep(X, Y, sample_weight, fit)
+        if self.verbose and chosen.best_params_["max_iter"] == chosen.max_iters_[-1]:
+            print(f"max_iter={chosen.max_iters_[-1]} is the largest of max_iters: a longer "
+                  "max_iters may score better")
         if chosen is not self:  # its fitted state (every attribute but its parameters)
             params = chosen.get_params()
             vars(self).update({name: value for name, value in vars(chosen).items()
@@ -873,10 +897,12 @@ intercept_, n_iter_, loss_curve_
         task.end({})  # the model is self
         return self
 
-    def _choose(self, X, Y, sample_weight, y_ndim, given, folds, task, linear_drops=False):
+    def _choose(self, X, Y, sample_weight, y_ndim, given, folds, task, linear_drops=False,
+                keep_fit=False):
         """Score the grid's paths on ``folds`` and choose the point: set ``score_path_``,
         ``best_params_`` and the grid's attributes, and return the point's indices
-        (:func:`choose_point`).
+        (:func:`choose_point`) and, with ``keep_fit`` (one fold), its fit there (a
+        :class:`~._path.FoldScores` fit), else None.
 
         With ``linear_drops`` (a representation after the first), return None, the
         other folds unscored, where the first fold screens out every path: all this
@@ -903,7 +929,8 @@ intercept_, n_iter_, loss_curve_
         auto = self.extrapolation == "auto"
         options = dict(stop=EARLY_STOP if self.path_early_stop else None,
                        warm_start=self.path_warm_start, context_neighbors=self.context_neighbors,
-                       linear_extrapolation=AUTO_EXTRAPOLATION[1] if auto else None)
+                       linear_extrapolation=AUTO_EXTRAPOLATION[1] if auto else None,
+                       keep_fits=keep_fit)
         scores = []
         if self._screens(sample_weight) and len(folds) > 1 and scales[0] == 0:
             # The first fold alone: on the others, a path goes on past its linear limit
@@ -911,7 +938,7 @@ intercept_, n_iter_, loss_curve_
             scores.append(_fold_scores(*fold_args(0), attention_paths=attention_paths,
                                        screens=True, trailing_stop=self.screening_stop,
                                        **options))
-            passing = screened(scores[0][0], attention_paths)
+            passing = screened(scores[0].scores, attention_paths)
             if linear_drops and not passing.any():
                 return None
             options["screened_out"] = attention_paths & ~passing
@@ -919,8 +946,8 @@ intercept_, n_iter_, loss_curve_
         scores += Parallel(n_jobs=self.n_jobs)(
             delayed(_fold_scores)(*args, attention_paths=attention_paths, **options)
             for args in later)
-        self.score_path_ = np.stack([dense for dense, _, _ in scores], axis=-1)
-        self.neighbor_score_path_ = np.stack([every for _, every, _ in scores], axis=-1)
+        self.score_path_ = np.stack([fold.scores for fold in scores], axis=-1)
+        self.neighbor_score_path_ = np.stack([fold.neighbor_scores for fold in scores], axis=-1)
         self.attention_scales_, self.max_iters_ = scales, max_iters
         self.balance_strengths_, self.shrinkages_ = balance_strengths, shrinkages
         self._warn_unscorable()
@@ -929,7 +956,8 @@ intercept_, n_iter_, loss_curve_
         shrinkage = shrinkages[best_shrinkage]
         folds = scorable(self.score_path_)[1]
         every, dense = self.neighbor_score_path_[chosen][folds], self.score_path_[chosen][folds]
-        extrapolating = np.stack([linear for _, _, linear in scores], axis=-1)[chosen][folds]
+        extrapolating = np.stack([fold.linear_scores for fold in scores],
+                                 axis=-1)[chosen][folds]
         self.best_params_ = {
             "attention_scale": float(scales[best_scale]),
             "max_iter": int(max_iters[best_iter]),
@@ -946,13 +974,12 @@ intercept_, n_iter_, loss_curve_
                             for name, value in self.best_params_.items())
                   + f": mean validation score "
                     f"{(every if self.best_params_['context_neighbors'] else dense).mean():.6g}")
-        return chosen
+        return chosen, scores[0].fits[chosen] if keep_fit else None
 
     def _refit(self, X, Y, sample_weight, y_ndim, given, task, best_scale):
         """Refit the chosen point (``best_params_``, its scale the ``best_scale``-th of
         ``attention_scales_``) on all the rows and store it."""
         y_split = as_given(Y, y_ndim)
-        max_iters = self.max_iters_
         if self.path_warm_start and best_scale > 0:
             refit = task.subtask("refit", best_scale + 1)
             layer = self._refit_path(X, Y, sample_weight, y_ndim,
@@ -971,10 +998,22 @@ intercept_, n_iter_, loss_curve_
             layer = FittedLayer.of(model)
             self.n_iter_, self.loss_curve_ = model.n_iter_, model.loss_curve_
         refit.end()
-        if self.verbose and self.best_params_["max_iter"] == max_iters[-1]:
-            print(f"max_iter={max_iters[-1]} is the largest of max_iters: a longer "
-                  "max_iters may score better")
         self._store(layer)
+
+    def _keep(self, X, Y, sample_weight, fit):
+        """Store the chosen point as the single fold fitted it (``refit`` False): its
+        layer, iterations and loss curve, its ``context_neighbors`` (as a refit's)
+        the nearest of every row."""
+        layer, self.n_iter_, self.loss_curve_ = fit
+        self._store(self._attending_to_every_row(layer, positive_rows(X, Y, sample_weight, 2)))
+
+    def _attending_to_every_row(self, layer, rows):
+        """``layer`` attending to the ``context_neighbors`` nearest of ``rows`` (as
+        :func:`~._problem.positive_rows` gives them) where ``best_params_`` chose them;
+        ``layer`` itself otherwise."""
+        k = self.best_params_["context_neighbors"]
+        every = None if k is None else every_row_context(layer, *rows, k)
+        return layer if every is None else every
 
     def _refit_path(self, X, Y, sample_weight, y_ndim, scales, task):
         """The layer at the chosen point of a warm-started path, replayed on all the
@@ -992,7 +1031,5 @@ intercept_, n_iter_, loss_curve_
                                     y_ndim=y_ndim, last_max_iter=self.best_params_["max_iter"]):
             self.n_iter_ += point.n_iter
             self.loss_curve_ += point.loss_curve
-        layer = fitted_layer(point.K, point.V, problem, y_ndim)
-        k = self.best_params_["context_neighbors"]
-        every = None if k is None else every_row_context(layer, *rows, k)
-        return layer if every is None else every
+        return self._attending_to_every_row(fitted_layer(point.K, point.V, problem, y_ndim),
+                                            rows)

@@ -262,12 +262,22 @@ def as_given(Y, y_ndim):
     return Y[:, 0] if y_ndim == 1 else Y
 
 
+class FoldScores(NamedTuple):
+    """What :func:`_fold_scores` gives for one fold: arrays of shape (n_scales,
+    n_max_iters, n_balance_strengths, n_shrinkages)."""
+
+    scores: np.ndarray
+    neighbor_scores: np.ndarray  # of each point attending to its nearest training rows
+    linear_scores: np.ndarray  # of the linear limits reading far rows another way
+    fits: np.ndarray = None  # each point's (FittedLayer, n_iter, loss_curve), if kept
+
+
 @handles_float_errors  # also in a worker process
 def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scales,
                  max_iters, balance_strengths, shrinkages, task=None, stop=None,
                  warm_start=True, attention_paths=None, context_neighbors=None,
                  screened_out=None, screens=False, trailing_stop=False,
-                 linear_extrapolation=None):
+                 linear_extrapolation=None, keep_fits=False):
     """Validation scores (n_scales, n_max_iters, n_balance_strengths, n_shrinkages) of
     one fold: one problem, one :func:`attention_path` per ``(balance_strength,
     shrinkage)``, each point run to the largest of ``max_iters`` and scored after each
@@ -287,8 +297,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     ``task`` is the fold's, for the callbacks: each fitted path is a subtask of it.
     ``warm_start``: as for :func:`attention_path`.
 
-    Returns the scores and, of the same shape, those of each point attending to its
-    ``context_neighbors`` nearest training rows of the fold (see
+    Returns a :class:`FoldScores`: the scores and, of the same shape, those of each
+    point attending to its ``context_neighbors`` nearest training rows of the fold (see
     :func:`~._layer.every_row_context`), NaN where that does not apply or
     ``context_neighbors`` is None. With ``screens`` (the fold screens the others,
     :func:`screened`), those are computed only on the paths that pass the screen: the
@@ -298,9 +308,11 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     then need to gain past a point that trails, and is screened out as it stands, its
     later counts and points :data:`SKIPPED`.
 
-    Returns a third array of the same shape: with ``linear_extrapolation`` (a value of
-    ``extrapolation``), the scores of the linear limits reading the rows that way
-    instead; NaN elsewhere, and everywhere where it is None.
+    With ``linear_extrapolation`` (a value of ``extrapolation``), ``linear_scores`` holds
+    the scores of the linear limits reading the rows that way instead; NaN elsewhere,
+    and everywhere where it is None. With ``keep_fits``, ``fits`` holds each fitted
+    point's layer, iterations and loss curve (None where it was not fitted), for a
+    model that is not refitted.
     """
     rng = check_random_state(params["random_state"])
     rows = positive_rows(X[train], Y[train], sample_weight[train], 2)
@@ -313,6 +325,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                      SKIPPED)
     neighbor_scores = np.full_like(scores, np.nan)
     linear_scores = np.full_like(scores, np.nan)
+    fits = np.full(scores.shape, None, dtype=object) if keep_fits else None
     if attention_paths is None:
         attention_paths = np.ones((len(balance_strengths), len(shrinkages)), dtype=bool)
     paths = list(product(enumerate(balance_strengths), enumerate(shrinkages)))
@@ -340,6 +353,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
             (a_as, _), (r_as, _) = paths[fitted_as[p]]
             scores[..., a, r] = scores[..., a_as, r_as]
             linear_scores[..., a, r] = linear_scores[..., a_as, r_as]
+            if keep_fits:
+                fits[..., a, r] = fits[..., a_as, r_as]
             copies.append(((..., a, r), (..., a_as, r_as)))
             continue
         path_params = {**params, "balance_strength": balance, "shrinkage": shrinkage}
@@ -357,9 +372,14 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                 if t > 0 and point.iterates[t] is point.iterates[t - 1]:  # the solver had stopped
                     scores[s, t, a, r], r2s[t] = scores[s, t - 1, a, r], r2s[t - 1]
                     linear_scores[s, t, a, r] = linear_scores[s, t - 1, a, r]
+                    if keep_fits:
+                        fits[s, t, a, r] = fits[s, t - 1, a, r]
                     copies.append(((s, t, a, r), (s, t - 1, a, r)))
                     continue
                 layer = fitted_layer(K, V, problem, y_ndim, scales[s] == 0)
+                if keep_fits:
+                    n_iter = min(point.n_iter, max_iters[t])
+                    fits[s, t, a, r] = layer, n_iter, point.loss_curve[:n_iter]
                 if scorer is None or (stop is not None and len(test) > 1):
                     # (R² needs two rows: with one it is not defined.)
                     r2s[t] = _score(None, layer, extrapolation, X_test, y_test, w_test)
@@ -385,4 +405,4 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     for target, source in copies:
         neighbor_scores[target] = neighbor_scores[source]
     task.end()
-    return scores, neighbor_scores, linear_scores
+    return FoldScores(scores, neighbor_scores, linear_scores, fits)

@@ -755,6 +755,49 @@ def test_auto_extrapolation_pulls_far_rows_back_past_the_linear_limit(heavy_tail
     np.testing.assert_array_equal(auto.predict(10.0 * X), radius.predict(10.0 * X))
 
 
+@pytest.mark.parametrize("refit", [False, "auto"])
+def test_without_refit_the_model_is_the_chosen_point_as_its_single_fold_fitted_it(
+        friedman, refit):
+    X, y = friedman
+    split = ShuffleSplit(1, test_size=0.25, random_state=0)
+    train = next(split.split(X))[0]
+    kw = dict(shrinkages=("auto",), cv=split, context_neighbors=None, random_state=0)
+    kept = SoftmaxAttentionRegressorCV(refit=refit, **kw).fit(X, y)
+    refitted = SoftmaxAttentionRegressorCV(**kw).fit(X, y)
+    assert kept.best_params_ == refitted.best_params_
+    assert kept.best_params_["attention_scale"] > 0
+    # As the regressor of the chosen parameters fitted on the fold's training rows.
+    shared = {name: value for name, value in refitted.get_params().items()
+              if name in SoftmaxAttentionRegressor().get_params() and name not in kept.best_params_}
+    fold = SoftmaxAttentionRegressor(**shared, **kept.best_params_).fit(X[train], y[train])
+    np.testing.assert_allclose(kept.predict(X), fold.predict(X), rtol=1e-10)
+    assert kept.n_iter_ == fold.n_iter_ and len(kept.loss_curve_) == kept.n_iter_
+    assert not np.allclose(kept.predict(X), refitted.predict(X))
+
+
+def test_without_refit_the_chosen_context_neighbors_are_of_every_row():
+    # A context of 200 of the fold's 1 125 training rows; the nearest 32 of every row do
+    # better, and the model attends to the nearest 32 of all 1 500, as a refit would.
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-2, 2, (1500, 2))
+    y = np.sin(3 * X[:, 0]) + 0.1 * rng.standard_normal(1500)
+    kept = SoftmaxAttentionRegressorCV(cv=ShuffleSplit(1, test_size=0.25, random_state=0),
+                                       max_context=200, context_neighbors=32, refit=False,
+                                       random_state=0).fit(X, y)
+    assert kept.best_params_["context_neighbors"] == 32
+    np.testing.assert_array_equal(kept.context_, X)
+
+
+def test_refit_auto_refits_where_the_folds_are_several_false_needs_one(small):
+    X, y = small
+    kw = dict(cv=3, max_iters=(5, 10), random_state=0)
+    auto = SoftmaxAttentionRegressorCV(refit="auto", **kw).fit(X, y)
+    refitted = SoftmaxAttentionRegressorCV(**kw).fit(X, y)
+    np.testing.assert_array_equal(auto.predict(X), refitted.predict(X))
+    with pytest.raises(ValueError, match="refit=False .* needs one split of the rows; cv=3 gives 3"):
+        SoftmaxAttentionRegressorCV(refit=False, **kw).fit(X, y)
+
+
 def test_path_stop_fires_after_count_consecutive_falls_below_the_best_so_far():
     stop = _path.PathStop(0.1, 2)
     # 0.5 is the best; 0.45 is within the margin; a fall (0.3), a recovery (0.42, which
