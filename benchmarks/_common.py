@@ -281,7 +281,7 @@ PAPER_LAYER = {"attention_scales": 8, "selection_rule": "1se", "path_warm_start"
                "path_early_stop": True, "target_tokens": False, "attention_scores": "bilinear",
                "solver": "gd", "max_iters": 200, "renormalize": True,
                "attention_shrinkages": None, "max_context": 1024, "score_features": "features",
-               "screening_stop": False}
+               "screening_stop": False, "refit": True}
 
 
 def package_models(paper_layer=False):

@@ -244,9 +244,10 @@ STARTS = {**RANKS, "start_multiples": (0.3, 1.0, 3.0)}
 # they started from, those before extrapolation="radius" (the fourth round's),
 # first_fold_screening="auto" (the fifth's) and score_features="auto" (the thirteenth's),
 # with the screening fold's paths run to their last count (screening_stop=False, which the
-# fourteenth round judges): "clip" is the estimator at them, the first four rounds' baseline.
+# fourteenth round judges) and refitted after one hold-out (refit=True, the sixteenth's):
+# "clip" is the estimator at them, the first four rounds' baseline.
 ROUND_BASE = {"extrapolation": "clip", "first_fold_screening": False,
-              "score_features": "features", "screening_stop": False}
+              "score_features": "features", "screening_stop": False, "refit": True}
 FIRST_ROUND = {
     "skip": SKIP,
     "skip, ranks": RANKS,
@@ -595,7 +596,7 @@ def analyse(which):
         print(f"\nHeadroom: the mean of max(R², 0), {current!r} or each other model, whichever "
               "is higher on each set, over the mean of the first\n")
         print(headroom(results, current, shapes, min_rows=1000))
-        if large:
+        if large and current in large:  # (not while a round's large sets are unfitted)
             print(f"\nThe same on the sets of at least {LARGE_ROWS} rows\n")
             print(headroom(large, current, large_shapes))
 

@@ -755,7 +755,7 @@ def test_auto_extrapolation_pulls_far_rows_back_past_the_linear_limit(heavy_tail
     np.testing.assert_array_equal(auto.predict(10.0 * X), radius.predict(10.0 * X))
 
 
-@pytest.mark.parametrize("refit", [False, "auto"])
+@pytest.mark.parametrize("refit", [False, "auto"])  # "auto" is the default
 def test_without_refit_the_model_is_the_chosen_point_as_its_single_fold_fitted_it(
         friedman, refit):
     X, y = friedman
@@ -763,7 +763,7 @@ def test_without_refit_the_model_is_the_chosen_point_as_its_single_fold_fitted_i
     train = next(split.split(X))[0]
     kw = dict(shrinkages=("auto",), cv=split, context_neighbors=None, random_state=0)
     kept = SoftmaxAttentionRegressorCV(refit=refit, **kw).fit(X, y)
-    refitted = SoftmaxAttentionRegressorCV(**kw).fit(X, y)
+    refitted = SoftmaxAttentionRegressorCV(refit=True, **kw).fit(X, y)
     assert kept.best_params_ == refitted.best_params_
     assert kept.best_params_["attention_scale"] > 0
     # As the regressor of the chosen parameters fitted on the fold's training rows.
@@ -791,8 +791,8 @@ def test_without_refit_the_chosen_context_neighbors_are_of_every_row():
 def test_refit_auto_refits_where_the_folds_are_several_false_needs_one(small):
     X, y = small
     kw = dict(cv=3, max_iters=(5, 10), random_state=0)
-    auto = SoftmaxAttentionRegressorCV(refit="auto", **kw).fit(X, y)
-    refitted = SoftmaxAttentionRegressorCV(**kw).fit(X, y)
+    auto = SoftmaxAttentionRegressorCV(**kw).fit(X, y)  # refit="auto"
+    refitted = SoftmaxAttentionRegressorCV(refit=True, **kw).fit(X, y)
     np.testing.assert_array_equal(auto.predict(X), refitted.predict(X))
     with pytest.raises(ValueError, match="refit=False .* needs one split of the rows; cv=3 gives 3"):
         SoftmaxAttentionRegressorCV(refit=False, **kw).fit(X, y)
