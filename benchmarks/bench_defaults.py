@@ -583,7 +583,8 @@ def analyse(which):
             current = labels[0] if choice == NONE_QUALIFIES else choice
     print(overview(results) + "\n")
     # Every set: the peers and the first round's candidates, then the later rounds'.
-    later = {label for labels, *_ in list(ROUNDS.values())[1:] for label in labels[1:]}
+    first = set(ROUNDS["first"][0])
+    later = {label for labels, *_ in list(ROUNDS.values())[1:] for label in labels} - first
     print(by_set({m: r for m, r in results.items() if m not in later}, shapes))
     if later & set(results):
         print("\n" + by_set({m: r for m, r in results.items() if m in later}, shapes))
