@@ -224,7 +224,8 @@ def child_path(spec):
     from sklearn.metrics import r2_score
 
     from sklearn_softattn import SoftmaxAttentionRegressorCV
-    from sklearn_softattn._cv import EARLY_STOP, PathStop, attention_path
+    from sklearn_softattn._cv import EARLY_STOP
+    from sklearn_softattn._path import PathStop, attention_path
     from sklearn_softattn._layer import fitted_layer, layer_predict
     from sklearn_softattn._problem import build_problem
 

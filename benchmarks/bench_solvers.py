@@ -69,11 +69,8 @@ from sklearn_softattn import (
     SoftmaxAttentionRegressorCV,
 )
 from sklearn_softattn._attention import attention_weights
-from sklearn_softattn._cv import (
-    _label,
-    attention_path,
-    attention_scale_grid,
-)
+from sklearn_softattn._grid import attention_scale_grid
+from sklearn_softattn._path import _label, attention_path
 from sklearn_softattn._layer import fitted_layer, initial_params, layer_predict, solve
 from sklearn_softattn._problem import build_problem
 from sklearn_softattn._geometry import Renormalization, change_basis, renormalize

@@ -56,7 +56,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 
 from sklearn_softattn import SoftmaxAttentionRegressorCV
-from sklearn_softattn._cv import START_MARGIN, neighbor_sharpness
+from sklearn_softattn._grid import START_MARGIN, neighbor_sharpness
 
 CONTEXT = 2048
 PEERS = ("RidgeCV", "MLPRegressor", "HistGradientBoosting")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from _scripts import load_script
 
-from sklearn_softattn._cv import START_MARGIN, neighbor_sharpness
+from sklearn_softattn._grid import START_MARGIN, neighbor_sharpness
 
 
 @pytest.fixture(scope="module")

@@ -19,13 +19,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
-from sklearn_softattn import _cv, _path
-from sklearn_softattn._cv import (
-    attention_scale_grid,
-    choose_point,
-    choose_representation,
-    inner_folds,
-)
+from sklearn_softattn import _cv, _grid, _path
+from sklearn_softattn._cv import choose_point, choose_representation
+from sklearn_softattn._grid import attention_scale_grid, inner_folds
 from sklearn_softattn._layer import fitted_layer, layer_predict
 from sklearn_softattn._layer import weighted_r2 as r2
 from sklearn_softattn._problem import build_problem, positive_rows
@@ -96,8 +92,8 @@ def test_auto_scales_start_at_a_tenth_of_the_sharpest_distance_scale(small):
     distance = SoftmaxAttentionRegressorCV(attention_scores="distance", **common).fit(X, y)
     # Its nearest neighbor at the median spacing scores 0.5 below the row's own position,
     # where the sharpest scale of an int path has it score 5 below.
-    start = _cv.neighbor_sharpness(X, w) / 10
-    assert _cv.neighbor_sharpness(X, w, 0.5) == pytest.approx(start)
+    start = _grid.neighbor_sharpness(X, w) / 10
+    assert _grid.neighbor_sharpness(X, w, 0.5) == pytest.approx(start)
     np.testing.assert_allclose(distance.attention_scales_, [0.0, start])
     bilinear = SoftmaxAttentionRegressorCV(attention_scores="bilinear", **common).fit(X, y)
     np.testing.assert_array_equal(bilinear.attention_scales_, [0.0, 1.0])
@@ -117,12 +113,12 @@ def test_auto_start_is_measured_on_as_many_rows_as_the_context_holds():
                   solver="lbfgs", random_state=3)
     small = SoftmaxAttentionRegressorCV(max_context=50, **common).fit(X, y)
     rows = np.sort(np.random.RandomState(3).choice(len(X), 50, replace=False))
-    start = _cv.neighbor_sharpness(X[rows], w[rows], 0.5)
+    start = _grid.neighbor_sharpness(X[rows], w[rows], 0.5)
     np.testing.assert_allclose(small.attention_scales_, [0.0, start])
-    assert start < _cv.neighbor_sharpness(X, w, 0.5) / 2
+    assert start < _grid.neighbor_sharpness(X, w, 0.5) / 2
     # With every row in the context (a larger max_context, or local attention) the
     # start is the spacing of all of them.
-    every = _cv.neighbor_sharpness(X, w, 0.5)
+    every = _grid.neighbor_sharpness(X, w, 0.5)
     for params in (dict(max_context=400), dict(max_context=50, n_neighbors=10)):
         reg = SoftmaxAttentionRegressorCV(**params, **common).fit(X, y)
         np.testing.assert_allclose(reg.attention_scales_, [0.0, every])
@@ -142,11 +138,11 @@ def test_attention_shrinkages_end_the_other_paths_at_their_linear_limit(small):
     full = SoftmaxAttentionRegressorCV(**{**reg.get_params(), "attention_shrinkages": None})
     np.testing.assert_array_equal(full.fit(X, y).score_path_[..., 1, :], path[..., 1, :])
     # A grid without any of them is fitted whole, as with None.
-    mask = _cv.attention_path_mask
-    np.testing.assert_array_equal(mask(_cv.shrinkage_grid([0.0, "auto", 1e4]), ["auto", 1.0]),
+    mask = _grid.attention_path_mask
+    np.testing.assert_array_equal(mask(_grid.shrinkage_grid([0.0, "auto", 1e4]), ["auto", 1.0]),
                                   [False, True, False])
     for shrinkages in ([0.0], [0.0, 1e4]):
-        grid = _cv.shrinkage_grid(shrinkages)
+        grid = _grid.shrinkage_grid(shrinkages)
         np.testing.assert_array_equal(mask(grid, ["auto"]), mask(grid, None))
         assert mask(grid, None).all()
 
@@ -169,7 +165,7 @@ def test_distance_scores_path_reaches_the_rows_spacing():
     # Standardized, the points are 0.01 / std apart; the nearest scores 5 below at
     # s = 2 * 5 / spacing.
     sharpest = 10 / (0.01 / X.std()) ** 2
-    assert _cv.neighbor_sharpness(X, np.ones(len(X))) == pytest.approx(sharpest)
+    assert _grid.neighbor_sharpness(X, np.ones(len(X))) == pytest.approx(sharpest)
     np.testing.assert_allclose(distance.attention_scales_[:4], attention_scale_grid(4))
     assert distance.attention_scales_[-2] < sharpest <= distance.attention_scales_[-1]
     assert distance.score(X, y) > 0.9
@@ -454,9 +450,9 @@ def test_auto_folds_are_five_twice_then_five_then_one_hold_out(monkeypatch):
     for repeat in (twice[:5], twice[5:]):
         np.testing.assert_array_equal(np.sort(np.concatenate([t for _, t in repeat])),
                                       np.arange(60))
-    monkeypatch.setattr(_cv, "REPEATED_ROWS", 59)
+    monkeypatch.setattr(_grid, "REPEATED_ROWS", 59)
     assert _same_folds(inner_folds("auto", X, y, weights, 0), inner_folds(5, X, y, weights, 0))
-    monkeypatch.setattr(_cv, "HOLDOUT_ROWS", 59)
+    monkeypatch.setattr(_grid, "HOLDOUT_ROWS", 59)
     ((train, test),) = inner_folds("auto", X, y, weights, 0)
     assert len(test) == 6 and np.array_equal(np.sort(np.r_[train, test]), np.arange(60))
     assert not np.array_equal(test, np.arange(54, 60))  # shuffled, not the last rows
