@@ -763,8 +763,9 @@ def test_without_refit_the_model_is_the_chosen_point_as_its_single_fold_fitted_i
     assert kept.best_params_ == refitted.best_params_
     assert kept.best_params_["attention_scale"] > 0
     # As the regressor of the chosen parameters fitted on the fold's training rows.
+    layer_params = SoftmaxAttentionRegressor().get_params()
     shared = {name: value for name, value in refitted.get_params().items()
-              if name in SoftmaxAttentionRegressor().get_params() and name not in kept.best_params_}
+              if name in layer_params and name not in kept.best_params_}
     fold = SoftmaxAttentionRegressor(**shared, **kept.best_params_).fit(X[train], y[train])
     np.testing.assert_allclose(kept.predict(X), fold.predict(X), rtol=1e-10)
     assert kept.n_iter_ == fold.n_iter_ and len(kept.loss_curve_) == kept.n_iter_
@@ -790,7 +791,7 @@ def test_refit_auto_refits_where_the_folds_are_several_false_needs_one(small):
     auto = SoftmaxAttentionRegressorCV(**kw).fit(X, y)  # refit="auto"
     refitted = SoftmaxAttentionRegressorCV(refit=True, **kw).fit(X, y)
     np.testing.assert_array_equal(auto.predict(X), refitted.predict(X))
-    with pytest.raises(ValueError, match="refit=False .* needs one split of the rows; cv=3 gives 3"):
+    with pytest.raises(ValueError, match="needs one split of the rows; cv=3 gives 3"):
         SoftmaxAttentionRegressorCV(refit=False, **kw).fit(X, y)
 
 
