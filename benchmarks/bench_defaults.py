@@ -181,8 +181,8 @@ loss of 0.01 on each would stay within its 0.001 tie; so the candidate qualifies
 mean of max(R², 0) over the large sets is at most 0.002 below the defaults' there
 (:data:`LARGE_FLOOR`). The defaults are refitted beside it, under a label of their own
 (:data:`SIXTEENTH`), so that the earlier rounds' tables keep their fits: on the sets below
-10 000 rows the two compute the same, and their paired time should compare one session's
-fits there. A probe
+10 000 rows the two compute the same, and their paired time should compare fits of one run
+there. A probe
 of one outer fold of three large sets of this half (BudgetFood: the refit took 4.9 of the
 fit's 10.5 s, census2000 0.4 of 2.5, CPS1988 6.2 of 19.0) and of ``make_friedman1`` at
 12 000 rows (5.2 s against 8.4, test R² 0.9531 against 0.9535) came before it.
