@@ -186,6 +186,8 @@ there. A probe
 of one outer fold of three large sets of this half (BudgetFood: the refit took 4.9 of the
 fit's 10.5 s, census2000 0.4 of 2.5, CPS1988 6.2 of 19.0) and of ``make_friedman1`` at
 12 000 rows (5.2 s against 8.4, test R² 0.9531 against 0.9535) came before it.
+It won: the means tied within 0.001 (0.40797 against 0.40785; on the large sets 0.380
+against 0.378), and the defaults took 1.04 of its paired time.
 """
 
 import csv
