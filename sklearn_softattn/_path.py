@@ -346,15 +346,13 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
         SAME_PATH)
     # The every-row scores are computed once the fold's paths are fitted: the layers
     # due, then the copies (of an iterate where the solver had stopped; of a path that
-    # is one with an earlier path), in order.
+    # is one with an earlier path), in order, into every array but the scores, which
+    # the stops read as the paths go.
     due, copies = [], []
     for p, ((a, balance), (r, shrinkage)) in enumerate(paths):
         if fitted_as[p] != p:  # one path with an earlier one: its scores are that one's
             (a_as, _), (r_as, _) = paths[fitted_as[p]]
             scores[..., a, r] = scores[..., a_as, r_as]
-            linear_scores[..., a, r] = linear_scores[..., a_as, r_as]
-            if keep_fits:
-                fits[..., a, r] = fits[..., a_as, r_as]
             copies.append(((..., a, r), (..., a_as, r_as)))
             continue
         path_params = {**params, "balance_strength": balance, "shrinkage": shrinkage}
@@ -371,9 +369,6 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
             for t, (K, V) in enumerate(point.iterates):
                 if t > 0 and point.iterates[t] is point.iterates[t - 1]:  # the solver had stopped
                     scores[s, t, a, r], r2s[t] = scores[s, t - 1, a, r], r2s[t - 1]
-                    linear_scores[s, t, a, r] = linear_scores[s, t - 1, a, r]
-                    if keep_fits:
-                        fits[s, t, a, r] = fits[s, t - 1, a, r]
                     copies.append(((s, t, a, r), (s, t - 1, a, r)))
                     continue
                 layer = fitted_layer(K, V, problem, y_ndim, scales[s] == 0)
@@ -403,6 +398,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
             score = _score(scorer, every, extrapolation, X_test, y_test, w_test)
             neighbor_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
     for target, source in copies:
-        neighbor_scores[target] = neighbor_scores[source]
+        for copied in (neighbor_scores, linear_scores, fits):
+            if copied is not None:
+                copied[target] = copied[source]
     task.end()
     return FoldScores(scores, neighbor_scores, linear_scores, fits)
