@@ -19,7 +19,8 @@ the defaults, takes about 4 minutes on 2 cores; the development half's large set
 2 minutes per model, a candidate with restarts about 5. The summary is
 ``results/defaults_<half>[_large].csv``, which the tables of the selection, development,
 development_sets and confirmation pages come from; ``--analyse`` prints the large sets'
-tables too where their summary exists, and on the development half each model's headroom
+tables too where their summary exists, on the confirmation half whether the defaults meet
+the targets set for it (:func:`must_show`), and on the development half each model's headroom
 over the defaults the rounds chose: how much the better of the two on each set would add
 to the mean, a bound on what a choice between them can gain there.
 
@@ -552,6 +553,31 @@ def overview(results):
                            f"median fit time / {TIME_REFERENCE}"], rows)
 
 
+# The confirmation half's targets for the defaults ("defaults"), as --analyse checks them.
+BOOSTING = "HistGradientBoosting"
+
+
+def must_show(results, large=None, label="defaults"):
+    """The targets the confirmation half must show for ``label``, as a table: its mean R²
+    at least boosting's + 0.01; at most 5% of the sets more than 0.02 below RidgeCV and
+    none more than 0.05 below; its median fit time at most the reference MLP's; and, on
+    each set of the ``large`` summary, at most twice the MLP's time."""
+    s, boosting = statistics_of(results, label, large), statistics_of(results, BOOSTING)
+    rows = [["mean R² at least boosting's + 0.01",
+             f"{s['mean R²']:.3f} against {boosting['mean R²']:.3f}",
+             s["mean R²"] >= boosting["mean R²"] + 0.01],
+            ["at most 5% of the sets more than 0.02 below RidgeCV",
+             f"{s['below 0.02']} of {s['sets']}", s["below 0.02"] <= 0.05 * s["sets"]],
+            ["no set more than 0.05 below RidgeCV", f"{s['below 0.05']}", s["below 0.05"] == 0],
+            [f"median fit time / {TIME_REFERENCE} at most 1", f"{s['time']:.2g}",
+             s["time"] <= 1]]
+    if s["largest"] is not None:
+        rows.append([f"largest fit time / {TIME_REFERENCE} on the sets of at least "
+                     f"{LARGE_ROWS} rows at most 2", f"{s['largest']:.2g}", s["largest"] <= 2])
+    return markdown_table(["target", "value", "met"],
+                          [[*row[:2], "yes" if row[2] else "no"] for row in rows])
+
+
 def headroom(results, reference, shapes, min_rows=None):
     """Per other model, the headroom of a choice between it and ``reference``: the mean
     over the sets of the better R² of the two, over ``reference``'s mean (every R² below
@@ -595,6 +621,9 @@ def analyse(which):
               f"(benchmarks/results/{large_path.name})\n")
         print(overview(large) + "\n")
         print(by_set(large, large_shapes))
+    if which == "confirmation":
+        print("\nThe targets the defaults must meet on this half\n")
+        print(must_show(results, large))
     if which == "development":
         print(f"\nHeadroom: the mean of max(R², 0), {current!r} or each other model, whichever "
               "is higher on each set, over the mean of the first\n")

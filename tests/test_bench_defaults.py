@@ -145,3 +145,22 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
         assert _block("development_later.md", "development later", command) == later_sets
         for part in _block("development_large.md", "development large", command).split("\n\n"):
             assert part in blocks
+
+
+@pytest.mark.parametrize("boosting, gaps, seconds, met", [
+    (0.60, (0.0,) * 40, 0.5, ["yes"] * 4),
+    (0.615, (0.0,) * 40, 0.5, ["no", "yes", "yes", "yes"]),  # boosting within 0.01
+    (0.60, (0.03,) * 3 + (0.0,) * 37, 0.5, ["yes", "no", "yes", "yes"]),  # 3 of 40 > 5%
+    (0.60, (0.06,) + (0.0,) * 39, 0.5, ["yes", "yes", "no", "yes"]),
+    (0.60, (0.0,) * 40, 1.5, ["yes"] * 3 + ["no"]),
+])
+def test_must_show_checks_each_target_of_the_confirmation_half(
+        bench, boosting, gaps, seconds, met):
+    results = _results(bench, {"defaults": ([0.62 - g for g in gaps], [seconds] * 40),
+                               bench.BOOSTING: ([boosting] * 40, [0.1] * 40)})
+    results["RidgeCV"] = {s: (0.62, 0.01) for s in results["RidgeCV"]}
+    large = {"defaults": {"big": (0.5, 3.0)}, bench.TIME_REFERENCE: {"big": (0.5, 1.0)}}
+    rows = bench.must_show(results, large).splitlines()[2:]
+    assert [row.split(" | ")[-1].rstrip(" |") for row in rows] == [*met, "no"]
+    assert rows[-1].startswith(f"| largest fit time / {bench.TIME_REFERENCE}")
+    assert "| 3 |" in rows[-1]
