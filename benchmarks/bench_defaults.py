@@ -553,7 +553,7 @@ def overview(results):
                            f"median fit time / {TIME_REFERENCE}"], rows)
 
 
-# The confirmation half's targets for the defaults ("defaults"), as --analyse checks them.
+# The peer whose mean R² the confirmation half's first target is set against.
 BOOSTING = "HistGradientBoosting"
 
 
