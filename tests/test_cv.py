@@ -948,7 +948,7 @@ def test_paths_alike_on_a_fold_are_fitted_once_and_score_as_fitted(monkeypatch):
     path's, and they are close to what fitting it would give; 1e4 acts, and is fitted."""
     X, y = make_friedman1(1500, n_features=5, noise=1.0, random_state=0)
     params = dict(attention_scales=[0.0, 0.3, 3.0], shrinkages=[0.0, 0.1, 1e4], cv=3,
-                  max_iters=30, random_state=0, **PAPER)
+                  max_iters=30, attention_shrinkages=None, random_state=0, **PAPER)
     paths = []
     original = _path.attention_path
 
@@ -1074,7 +1074,7 @@ def test_first_fold_screening_auto_screens_from_a_number_of_weighted_rows(linear
     assert np.all(screened.score_path_[1:, ..., 1:] == -np.inf)
     weight[0] = 0  # one row fewer of positive weight: below the threshold
     every = SoftmaxAttentionRegressorCV(**params).fit(X, y, sample_weight=weight)
-    assert np.all(np.isfinite(every.score_path_[1:, ..., 1, 1:]))  # shrinkage "auto"'s path
+    assert np.all(np.isfinite(every.score_path_[1:, ..., 0, 1:]))  # shrinkage 0's path
 
 
 def test_first_fold_screening_changes_nothing_where_attention_wins_the_first_fold(friedman):
@@ -1099,10 +1099,10 @@ def test_first_fold_screening_scores_every_row_context_where_the_choice_can_take
                                            **params).fit(X, y)
     every = SoftmaxAttentionRegressorCV(first_fold_screening=False, **params).fit(X, y)
     np.testing.assert_array_equal(screened.score_path_[..., 0], every.score_path_[..., 0])
-    attention = np.s_[1:, :, :, 1, 0]  # fold 0's points past shrinkage "auto"'s linear limit
+    attention = np.s_[1:, :, :, 0, 0]  # fold 0's points past shrinkage 0's linear limit
     assert np.all(np.isfinite(every.neighbor_score_path_[attention]))
     if data == "linear":  # screened out: the other folds skip these points
-        assert np.all(screened.score_path_[1:, :, :, 1, 1:] == -np.inf)
+        assert np.all(screened.score_path_[1:, :, :, 0, 1:] == -np.inf)
         assert np.all(np.isnan(screened.neighbor_score_path_[attention]))
     else:
         np.testing.assert_array_equal(screened.neighbor_score_path_, every.neighbor_score_path_)
@@ -1115,13 +1115,13 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
     X, y = linear
     every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
     stopped = SoftmaxAttentionRegressorCV(**params).fit(X, y)
-    # The attention path (shrinkage "auto") trails the linear end at 5 iterations: its
+    # The attention path (shrinkage 0) trails the linear end at 5 iterations: its
     # later counts are not fitted, and the fit is the same.
-    first = every.score_path_[..., 1, 0]  # (scales, counts) of the first fold
+    first = every.score_path_[..., 0, 0]  # (scales, counts) of the first fold
     assert first[1, 0] < every.score_path_[0, ..., 0].max()
-    np.testing.assert_array_equal(stopped.score_path_[1, 0, 0, 1, 0], first[1, 0])
-    assert np.all(stopped.score_path_[1, 1:, 0, 1, 0] == -np.inf)
-    assert np.all(np.isfinite(every.score_path_[1, 1:, 0, 1, 0]))
+    np.testing.assert_array_equal(stopped.score_path_[1, 0, 0, 0, 0], first[1, 0])
+    assert np.all(stopped.score_path_[1, 1:, 0, 0, 0] == -np.inf)
+    assert np.all(np.isfinite(every.score_path_[1, 1:, 0, 0, 0]))
     np.testing.assert_array_equal(stopped.score_path_[0], every.score_path_[0])
     assert stopped.best_params_ == every.best_params_
     np.testing.assert_array_equal(stopped.predict(X), every.predict(X))
@@ -1132,7 +1132,7 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
         params["max_iters"] = max_iters
         every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
         stopped = SoftmaxAttentionRegressorCV(**params).fit(X, y)
-        first, linear_end = every.score_path_[1, :, 0, 1, 0], every.score_path_[0, ..., 0].max()
+        first, linear_end = every.score_path_[1, :, 0, 0, 0], every.score_path_[0, ..., 0].max()
         assert first[-1] > linear_end + 0.1 and every.best_params_["attention_scale"] > 0
         if len(max_iters) == 1:
             np.testing.assert_array_equal(stopped.score_path_, every.score_path_)
