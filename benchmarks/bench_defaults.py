@@ -219,6 +219,10 @@ sets: Adler −0.015, RacialAnimus −0.011, ncbirths −0.010) and a probe on t
 0.853: on a few hundred rows the penalty keeps the fit from the noise, and on thousands it
 can hold the metric at its start. A second path costs up to twice the time past the linear
 limit.
+The defaults stayed: the means tied (0.4080 against 0.4081), and the candidate took 1.6 times
+their paired time. Its folds chose well on the large sets (0.380 against 0.378; check_times
+0.433 as at ``"auto"``, where 0 alone scores 0.417), and on the 89 others it was within
+0.0003 of the defaults' mean.
 """
 
 import csv
