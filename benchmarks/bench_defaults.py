@@ -382,11 +382,11 @@ SIXTEENTH_ROUND = {SIXTEENTH: FOURTEENTH_ROUND[FOURTEENTH],
                    SIXTEENTH_CHOICE: {**FOURTEENTH_ROUND[FOURTEENTH], "refit": "auto"}}
 # The seventeenth round's candidate: the paths past the linear limit of shrinkage 0, where
 # the defaults' go on past "auto"'s. Its baseline: the sixteenth round's candidate.
-SEVENTEENTH_ROUND = {"attention past the linear limit of shrinkage 0": {
+SEVENTEENTH_ROUND = {"paths past shrinkage 0": {
     **SIXTEENTH_ROUND[SIXTEENTH_CHOICE], "attention_shrinkages": (0.0,)}}
 # The eighteenth round's candidate: the folds choose between the paths of 0 and "auto".
-SEVENTEENTH = "attention past the linear limit of shrinkage 0"
-EIGHTEENTH_ROUND = {"attention past the linear limits of 0 and auto": {
+SEVENTEENTH = "paths past shrinkage 0"
+EIGHTEENTH_ROUND = {"paths past 0 and auto": {
     **SEVENTEENTH_ROUND[SEVENTEENTH], "attention_shrinkages": (0.0, "auto")}}
 # The sixteenth round's extra condition: a candidate's mean of max(R², 0) over the large
 # sets at most this much below the round's baseline's there.

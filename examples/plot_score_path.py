@@ -13,8 +13,10 @@ against ``attention_scale`` (a log axis, linear up to its first positive
 value, so that the linear limit 0 has a place), one line per
 ``(max_iter, balance_strength, shrinkage)``, the folds' spread as a band, the
 chosen point as a star. Its default path is short (the linear limit and one
-start, from which the solver learns the sharpness); here it is a path of five
-scales, ``attention_scales=5``, so that there is a path to see.
+start, from which the solver learns the sharpness, past the linear limit of
+shrinkage 0 alone); here it is a path of five scales, ``attention_scales=5``,
+past the linear limit of every shrinkage (``attention_shrinkages=None``), so that
+there is a path to see.
 
 Two data sets:
 
@@ -49,9 +51,9 @@ OUTPUT = Path(os.environ.get("SOFTATTN_EXAMPLES_OUTPUT") or Path(__file__).resol
 # ---------------------------------------------------
 # ``attention_scales=5``: the linear limit (0) and 4 scales from 0.01 to 10
 # (further with distance scores, until they resolve the rows' spacing); the
-# rest at the defaults: the iteration counts 5, 15 and 40,
-# ``balance_strengths=(0,)``, ``shrinkages=(0, "auto", 10)``, 5 shuffled folds drawn
-# twice.
+# paths of every shrinkage; the rest at the defaults: the iteration counts 5, 15 and
+# 40, ``balance_strengths=(0,)``, ``shrinkages=(0, "auto", 10)``, 5 shuffled folds
+# drawn twice.
 n_samples = 200 if QUICK else 400
 datasets = {
     "linear (Gaussian design, d = 10)": make_gaussian_regression(
@@ -60,7 +62,8 @@ datasets = {
 }
 fitted = {}
 for name, (X, y) in datasets.items():
-    fitted[name] = SoftmaxAttentionRegressorCV(attention_scales=5, random_state=0).fit(X, y)
+    fitted[name] = SoftmaxAttentionRegressorCV(attention_scales=5, attention_shrinkages=None,
+                                               random_state=0).fit(X, y)
     reg, best = fitted[name], fitted[name].best_params_
     mean = reg.score_path_.mean(axis=-1)  # (scales, max_iters, balance strengths, shrinkages)
     chosen = mean[list(reg.attention_scales_).index(best["attention_scale"]),

@@ -132,10 +132,10 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
     else:
         rounds = ["verdict", *(f"{name} round" for name in list(bench.ROUNDS)[1:])]
         for k, (name, table) in enumerate(zip(rounds, tables)):
-            # The first five rounds on the development page, the later ones on their own;
-            # the sixteenth, of the large sets alone, with them.
-            page_of_round = ("development.md" if k < 5 else "development_large.md"
-                             if name == "sixteenth round" else "development_rounds.md")
+            # The first five rounds on the development page, the next ten on their own, and
+            # from the sixteenth on with the large sets.
+            page_of_round = ("development.md" if k < 5 else "development_rounds.md" if k < 15
+                             else "development_large.md")
             verdict = _block(page_of_round, name, command)
             assert verdict.startswith(table)
             assert verdict.endswith(blocks[blocks.index(table) + 1] + ".")

@@ -191,7 +191,7 @@ def test_cross_validated_path_reports_folds_paths_points_and_iterations(n_jobs):
     X, y = make_data()
     # Shrinkages far apart, so that no fold fits the two as one path.
     cv = SoftmaxAttentionRegressorCV(attention_scales=[0.1, 1.0], balance_strengths=[0.1, 1.0],
-                                     shrinkages=[0.0, 100.0], cv=2,
+                                     shrinkages=[0.0, 100.0], attention_shrinkages=None, cv=2,
                                      max_iters=3, tol=0, random_state=0, n_jobs=n_jobs)
     plain = clone(cv).fit(X, y)
     monitor = callback.ScoringMonitor(scoring="r2")

@@ -27,8 +27,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 def fitted():
     X, y = make_friedman1(n_samples=120, noise=0.5, random_state=0)
     return SoftmaxAttentionRegressorCV(attention_scales=[0.0, 0.1, 1.0], balance_strengths=[0.0, 1.0],
-                                       shrinkages=[0.0, 10.0], cv=3, max_iters=30,
-                                       random_state=0).fit(X, y)
+                                       shrinkages=[0.0, 10.0], attention_shrinkages=None,
+                                       cv=3, max_iters=30, random_state=0).fit(X, y)
 
 
 @pytest.fixture(autouse=True)
