@@ -217,7 +217,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         with the sharpness for the same values, and past the linear limit it can
         hold the metric at its start: on 5 763 rows of ISLP's ``Bikeshare`` the
         fit at ``"auto"`` stayed there from 7 of 10 context samples (test R² 0.36
-        to 0.47), and at 0 left it from all 10 (0.904 to 0.910). On a few hundred
+        to 0.47), and at 0 left it from all 10 (0.904 to 0.912). On a few hundred
         rows the penalty can keep the fit from the noise instead: on 200 rows of
         ``make_friedman1`` (noise 0.5) the folds take the linear limit at 0 (test
         R² 0.71) and the attention at ``"auto"`` (0.87). ``(0.0, "auto")`` lets
