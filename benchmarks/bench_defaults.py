@@ -230,12 +230,10 @@ import os
 import statistics
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold, RepeatedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -249,6 +247,7 @@ from _common import (
     cache_dir,
     cached,
     candidates,
+    cpu_timed_fit,
     eligible_names,
     half,
     load,
@@ -461,13 +460,10 @@ def set_names(which, large=False):
 
 def fit_fold(model, X, y, train, test):
     """One fold on one thread: test R² and fit time, the process's CPU time
-    (``ConvergenceWarning`` silenced: a model stopping at its ``max_iter`` is measured as
+    (:func:`~_common.cpu_timed_fit`: a model stopping at its ``max_iter`` is measured as
     it is)."""
-    with warnings.catch_warnings(), threadpool_limits(limits=1):
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        start = time.process_time()
-        model.fit(X[train], y[train])
-        fit_time = time.process_time() - start
+    fit_time = cpu_timed_fit(model, X[train], y[train])
+    with threadpool_limits(limits=1):
         return {"r2": float(model.score(X[test], y[test])), "fit_time": fit_time}
 
 

@@ -20,36 +20,30 @@ Two parts, written to ``results/shrinkage.txt``:
   at 0: the test R² and the learned sharpness of each.
 - The 3-fold R² and fit time of the CV estimator with ``attention_shrinkages`` ``("auto",)``
   (the default before the seventeenth round of ``bench_defaults.py``), ``(0.0,)`` (the
-  default since) and ``(0.0, "auto")``, beside RidgeCV, HistGradientBoosting and
-  ``MLPRegressor(max_iter=2000)``.
+  default since) and ``(0.0, "auto")``, beside the peers RidgeCV, HistGradientBoosting and
+  ``MLPRegressor(max_iter=2000)`` (``_common.peers``).
 
 Quoted by the docstring of ``attention_shrinkages`` and the selection page of the user
 guide.
 """
 
-import time
-import warnings
 from importlib.metadata import PackageNotFoundError, files
 from pathlib import Path
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import RidgeCV
 from sklearn.model_selection import KFold
-from sklearn.neural_network import MLPRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from threadpoolctl import threadpool_limits
 
-from _common import markdown_table, script_parser
+from _common import cpu_timed_fit, markdown_table, peers, script_parser, selected
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 
 RESULTS = Path(__file__).resolve().parent / "results" / "shrinkage.txt"
 MONTHS = ["Jan", "Feb", "March", "April", "May", "June", "July", "Aug", "Sept", "Oct", "Nov",
           "Dec"]
 CHOICES = {"auto": ("auto",), "0": (0.0,), "0 and auto": (0.0, "auto")}
+PEERS = ("RidgeCV", "HistGradientBoosting", "MLPRegressor, unscaled targets")
 
 
 def bikeshare():
@@ -69,14 +63,6 @@ def bikeshare():
     return X.to_numpy(), y
 
 
-def timed_fit(model, X, y):
-    with warnings.catch_warnings(), threadpool_limits(limits=1):
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        start = time.process_time()
-        model.fit(X, y)
-        return time.process_time() - start
-
-
 def context_samples(X, y, folds, seeds=range(10)):
     """Per shrinkage, the (test R², learned sharpness) of the chosen point's fit from
     each context sample, on the second fold; and the point."""
@@ -84,16 +70,14 @@ def context_samples(X, y, folds, seeds=range(10)):
     scaler = StandardScaler().fit(X[train])
     X_train, X_test = scaler.transform(X[train]), scaler.transform(X[test])
     cv = SoftmaxAttentionRegressorCV(attention_shrinkages=("auto",), random_state=0)
-    timed_fit(cv, X_train, y[train])
-    shared = {name: value for name, value in cv.get_params().items()
-              if name in SoftmaxAttentionRegressor().get_params()}
-    point = {**shared, **cv.best_params_}
+    cpu_timed_fit(cv, X_train, y[train])
+    point = {**cv._shared_params(), **cv.best_params_}  # what its refit fits
     runs = {}
     for shrinkage in ("auto", 0.0):
         for seed in seeds:
             reg = SoftmaxAttentionRegressor(**{**point, "shrinkage": shrinkage,
                                                "random_state": seed})
-            timed_fit(reg, X_train, y[train])
+            cpu_timed_fit(reg, X_train, y[train])
             runs.setdefault(shrinkage, []).append((reg.score(X_test, y[test]),
                                                    reg.attention_scale_))
     return point, runs
@@ -101,19 +85,18 @@ def context_samples(X, y, folds, seeds=range(10)):
 
 def cross_validated(X, y, folds):
     """Per model, the mean test R² and fit time over the folds."""
-    models = {f"attention CV, attention_shrinkages={value}":
-              SoftmaxAttentionRegressorCV(attention_shrinkages=value, random_state=0)
+    models = {f"attention CV, attention_shrinkages={value}": make_pipeline(
+                  StandardScaler(),
+                  SoftmaxAttentionRegressorCV(attention_shrinkages=value, random_state=0))
               for value in CHOICES.values()}
-    models |= {"RidgeCV": RidgeCV(alphas=np.logspace(-3, 3, 13)),
-               "HistGradientBoosting": HistGradientBoostingRegressor(random_state=0),
-               "MLPRegressor(max_iter=2000)": MLPRegressor(max_iter=2000, random_state=0)}
+    models |= selected(peers(), PEERS)
     table = {}
     for label, model in models.items():
         scores, seconds = [], 0.0
         for train, test in folds:
-            pipeline = make_pipeline(StandardScaler(), clone(model))
-            seconds += timed_fit(pipeline, X[train], y[train])
-            scores.append(pipeline.score(X[test], y[test]))
+            fitted = clone(model)
+            seconds += cpu_timed_fit(fitted, X[train], y[train])
+            scores.append(fitted.score(X[test], y[test]))
         table[label] = (float(np.mean(scores)), seconds / len(folds))
         print(f"{label}: {table[label][0]:.3f}", flush=True)
     return table
