@@ -147,6 +147,17 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
             assert part in blocks
 
 
+@pytest.mark.parametrize("which", ["development", "confirmation"])
+def test_the_fifth_reading_page_is_its_summary_files(bench, capsys, which):
+    """The fifth reading's page holds what ``--fifth --analyse`` prints for each half."""
+    command = f"python benchmarks/bench_defaults.py --half {which} --fifth --analyse"
+    bench.main(["--half", which, "--fifth", "--analyse"])
+    blocks = [b.strip() for b in capsys.readouterr().out.split("\n\n")]
+    assert "fifth reading: 3 real sets" in blocks[0]
+    for part in _block("fifth_reading.md", f"fifth {which}", command).split("\n\n"):
+        assert part in blocks
+
+
 @pytest.mark.parametrize("boosting, gaps, seconds, met", [
     (0.60, (0.0,) * 40, 0.5, ["yes"] * 4),
     (0.615, (0.0,) * 40, 0.5, ["no", "yes", "yes", "yes"]),  # boosting within 0.01
