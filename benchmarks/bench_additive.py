@@ -1,0 +1,165 @@
+"""Would an additive end help the CV estimator? A probe, measured before any design.
+
+    pip install ".[benchmarks]"
+    nice -n 10 python benchmarks/bench_additive.py   # fit what the cache lacks: about 6 minutes
+    python benchmarks/bench_additive.py --analyse    # the tables, from the summary files
+
+The CV estimator's path starts at the layer's linear limit, ridge regression. An additive model,
+one smooth function of each feature summed, contains it and adds what boosting finds where the
+target is additive in monotone or bent effects of the features. The additive end probed here:
+``RidgeCV`` (13 alphas from 10⁻³ to 10³) on each standardized feature's cubic B-splines
+(``SplineTransformer(n_knots=4, extrapolation="constant")``, flat beyond the training range).
+
+On every set of the development half at most 5 000 rows (``bench_defaults.py``'s data) and
+of the fifth reading's development half, per outer fold of ``KFold(3, shuffle=True,
+random_state=0)``, with a ``StandardScaler`` in front and on one thread:
+
+- ``defaults``: ``SoftmaxAttentionRegressorCV(random_state=0)``;
+- ``additive end``: the additive model on the fold's training rows;
+- ``chosen on the folds``: the additive end where its mean validation R² on the CV
+  estimator's own folds (those its ``cv="auto"`` drew) is above that of the point the CV
+  estimator chose, the defaults elsewhere (the rule, written before the first run);
+- ``RidgeCV``: the benchmarks' peer (``_common.peers``).
+
+The summaries are ``results/additive_<development|fifth>.csv`` (each set's R² and CPU fit
+time, the means over the folds); the benchmark log quotes ``--analyse``. Fits are cached
+outside the repository (``$SOFTATTN_BENCHMARK_CACHE``).
+"""
+
+import sys
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.linear_model import RidgeCV
+from sklearn.metrics import r2_score
+from sklearn.model_selection import KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import SplineTransformer, StandardScaler
+from threadpoolctl import threadpool_limits
+
+from _common import (
+    PANEL_READINGS,
+    RESULTS,
+    by_set,
+    cached,
+    cpu_timed_fit,
+    eligible_names,
+    half,
+    load_available,
+    markdown_table,
+    model_key,
+    peers,
+    read_summary,
+    script_parser,
+    write_summary,
+)
+from sklearn_softattn import SoftmaxAttentionRegressorCV
+from sklearn_softattn._cv import choose_point, scorable
+from sklearn_softattn._grid import inner_folds
+
+MAX_ROWS, N_FOLDS = 5000, 3
+PARTS = {"development": PANEL_READINGS, "fifth": ("fifth",)}
+LABELS = ("RidgeCV", "defaults", "additive end", "chosen on the folds")
+
+
+def additive_end():
+    """Ridge regression on each feature's cubic B-splines: one smooth function a feature."""
+    return make_pipeline(SplineTransformer(n_knots=4, extrapolation="constant"),
+                         RidgeCV(alphas=np.logspace(-3, 3, 13)))
+
+
+def fold_scores(X, y, train, test):
+    """One outer fold: each label's test R² and fit time, and whether the choice took the
+    additive end."""
+    scaler = StandardScaler().fit(X[train])
+    X_train, X_test, y_train = scaler.transform(X[train]), scaler.transform(X[test]), y[train]
+    cv = SoftmaxAttentionRegressorCV(random_state=0)
+    seconds = {"defaults": cpu_timed_fit(cv, X_train, y_train)}
+    additive = additive_end()
+    seconds["additive end"] = cpu_timed_fit(additive, X_train, y_train)
+    ridge = peers()["RidgeCV"]
+    seconds["RidgeCV"] = cpu_timed_fit(ridge, X[train], y_train)  # its own scaler
+    # The chosen point's validation scores and the additive end's, on the same folds.
+    folds = inner_folds(cv.cv, X_train, y_train, np.ones(len(y_train)), cv.random_state)
+    kept = scorable(cv.score_path_)[1]
+    chosen = cv.score_path_[choose_point(cv.score_path_, cv.selection_rule)][kept]
+    with threadpool_limits(limits=1):
+        validation = np.array([r2_score(y_train[v], additive_end().fit(X_train[t], y_train[t])
+                                        .predict(X_train[v])) for t, v in folds])[kept]
+        r2 = {"RidgeCV": ridge.score(X[test], y[test]), "defaults": cv.score(X_test, y[test]),
+              "additive end": additive.score(X_test, y[test])}
+    took = bool(validation.mean() > chosen.mean())
+    r2["chosen on the folds"] = r2["additive end" if took else "defaults"]
+    seconds["chosen on the folds"] = seconds["defaults"] + seconds["additive end"] * (
+        1 + len(folds))
+    return {"r2": r2, "fit_time": seconds, "took": took}
+
+
+def _task(name, X, y, fold):
+    train, test = list(KFold(N_FOLDS, shuffle=True, random_state=0).split(X))[fold]
+    key = f"{name}__{MAX_ROWS}__{model_key(SoftmaxAttentionRegressorCV(random_state=0))}__{fold}"
+    return name, cached("additive", key, lambda: fold_scores(X, y, train, test))
+
+
+def fit(names, n_jobs=2):
+    """Per set, each label's mean test R² and fit time over the folds: summary rows."""
+    data = load_available(names, rows=None, max_rows=MAX_ROWS)
+    done = Parallel(n_jobs=n_jobs, verbose=5)(delayed(_task)(name, X, y, fold)
+                                              for name, (X, y) in data.items()
+                                              for fold in range(N_FOLDS))
+    folds = {}
+    for name, result in done:
+        folds.setdefault(name, []).append(result)
+    return [{"set": name, "n": data[name][0].shape[0], "d": data[name][0].shape[1],
+             "model": label,
+             "r2": f"{np.mean([r['r2'][label] for r in results]):.4f}",
+             "fit_time": f"{np.mean([r['fit_time'][label] for r in results]):.4g}"}
+            for name, results in folds.items() for label in LABELS]
+
+
+def summary_path(part):
+    return RESULTS / f"additive_{part}.csv"
+
+
+def overview(results):
+    """Per label: its mean of max(R², 0) and the sets more than 0.02 and 0.05 below
+    RidgeCV's R²."""
+    ridge = results["RidgeCV"]
+    rows = []
+    for label, by_name in results.items():
+        gaps = np.array([ridge[name][0] - r2 for name, (r2, _) in by_name.items()])
+        r2 = np.array([r2 for r2, _ in by_name.values()])
+        rows.append([label, len(r2), f"{np.mean(np.maximum(r2, 0)):.4f}",
+                     int(np.sum(gaps > 0.02)), int(np.sum(gaps > 0.05))])
+    return markdown_table(["model", "sets", "mean of max(R², 0)", "sets > 0.02 below RidgeCV",
+                           "> 0.05 below"], rows)
+
+
+def analyse(part):
+    results, shapes = read_summary(summary_path(part))
+    print(f"The {part} part: {len(shapes)} sets of the development half, {N_FOLDS}-fold "
+          f"shuffled R² (benchmarks/results/{summary_path(part).name})\n")
+    print(overview(results) + "\n")
+    print(by_set(results, shapes))
+
+
+def main(argv=None):
+    parser = script_parser(__doc__)
+    parser.add_argument("--analyse", action="store_true",
+                        help="print the tables from the summary files; fit nothing")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default: 2)")
+    args = parser.parse_args(argv)
+    for part, readings in PARTS.items():
+        if not args.analyse:
+            names = [name for name in eligible_names(readings=readings)
+                     if half(name) == "development"]
+            print(f"{part}: {len(names)} sets", file=sys.stderr)
+            rows = fit(names, args.jobs)
+            write_summary(sorted(rows, key=lambda r: (r["set"].lower(), r["model"])),
+                          summary_path(part))
+        analyse(part)
+        print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""benchmarks/bench_additive.py: the additive end, probed beside the CV estimator."""
+
+import re
+
+import numpy as np
+import pytest
+from _scripts import ROOT, load_script
+from sklearn.datasets import make_friedman1
+from sklearn.model_selection import KFold
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return load_script("benchmarks/bench_additive.py")
+
+
+def test_a_fold_scores_each_model_and_the_choice_is_one_of_the_two(bench):
+    X, y = make_friedman1(240, noise=1.0, random_state=0)
+    train, test = next(KFold(3, shuffle=True, random_state=0).split(X))
+    result = bench.fold_scores(X, y, train, test)
+    assert set(result["r2"]) == set(result["fit_time"]) == set(bench.LABELS)
+    r2 = result["r2"]
+    assert r2["chosen on the folds"] == r2["additive end" if result["took"] else "defaults"]
+    # Friedman's first target is additive but for one product: splines fit it closely.
+    assert r2["additive end"] > r2["RidgeCV"] + 0.05
+    assert all(t > 0 for t in result["fit_time"].values())
+
+
+def test_the_additive_end_is_flat_beyond_the_training_range(bench):
+    X = np.linspace(-1, 1, 50)[:, None]
+    model = bench.additive_end().fit(X, X[:, 0] ** 2)
+    far = model.predict(np.array([[1.0], [10.0], [1000.0]]))
+    assert np.allclose(far, far[0])
+
+
+def test_the_overview_counts_the_sets_below_ridge(bench):
+    results = {"RidgeCV": {"a": (0.5, 1), "b": (0.5, 1), "c": (0.2, 1)},
+               "other": {"a": (0.47, 1), "b": (0.4, 1), "c": (-1.0, 1)}}
+    lines = bench.overview(results).splitlines()
+    assert lines[2] == "| RidgeCV | 3 | 0.4000 | 0 | 0 |"
+    assert lines[3] == "| other | 3 | 0.2900 | 3 | 2 |"
+
+
+@pytest.mark.parametrize("part", ["development", "fifth"])
+def test_the_benchmark_log_is_the_summary_files(bench, capsys, part):
+    bench.analyse(part)
+    blocks = [b.strip() for b in capsys.readouterr().out.split("\n\n")]
+    log = (ROOT / "doc" / "user_guide" / "benchmark_log.md").read_text(encoding="utf-8")
+    found = re.search(f"<!-- additive {part}: written by python benchmarks/bench_additive.py "
+                      f"--analyse -->\n(.*?)\n<!-- end of additive {part} -->", log, re.S)
+    assert found
+    for block in found.group(1).split("\n\n"):
+        assert block in blocks
