@@ -19,6 +19,9 @@ random_state=0)``, with a ``StandardScaler`` in front and on one thread:
 - ``chosen on the folds``: the additive end where its mean validation R² on the CV
   estimator's own folds (those its ``cv="auto"`` drew) is above that of the point the CV
   estimator chose, the defaults elsewhere (the rule, written before the first run);
+- ``by k standard errors`` (k = 1, 2, 3): the same where the additive end leads by more than
+  k standard errors of the fold-by-fold differences (paired, as the CV estimator's
+  ``selection_rule`` reads them); margins read after the first run's results;
 - ``RidgeCV``: the benchmarks' peer (``_common.peers``).
 
 The summaries are ``results/additive_<development|fifth>.csv`` (each set's R² and CPU fit
@@ -59,7 +62,9 @@ from sklearn_softattn._grid import inner_folds
 
 MAX_ROWS, N_FOLDS = 5000, 3
 PARTS = {"development": PANEL_READINGS, "fifth": ("fifth",)}
-LABELS = ("RidgeCV", "defaults", "additive end", "chosen on the folds")
+MARGINS = {"chosen on the folds": 0, "by 1 standard error": 1, "by 2 standard errors": 2,
+           "by 3 standard errors": 3}
+LABELS = ("RidgeCV", "defaults", "additive end", *MARGINS)
 
 
 def additive_end():
@@ -69,8 +74,9 @@ def additive_end():
 
 
 def fold_scores(X, y, train, test):
-    """One outer fold: each label's test R² and fit time, and whether the choice took the
-    additive end."""
+    """One outer fold: the test R² and fit time of RidgeCV, the defaults and the additive
+    end, and the validation R² of the chosen point and of the additive end on the CV
+    estimator's folds."""
     scaler = StandardScaler().fit(X[train])
     X_train, X_test, y_train = scaler.transform(X[train]), scaler.transform(X[test]), y[train]
     cv = SoftmaxAttentionRegressorCV(random_state=0)
@@ -88,11 +94,27 @@ def fold_scores(X, y, train, test):
                                         .predict(X_train[v])) for t, v in folds])[kept]
         r2 = {"RidgeCV": ridge.score(X[test], y[test]), "defaults": cv.score(X_test, y[test]),
               "additive end": additive.score(X_test, y[test])}
-    took = bool(validation.mean() > chosen.mean())
-    r2["chosen on the folds"] = r2["additive end" if took else "defaults"]
-    seconds["chosen on the folds"] = seconds["defaults"] + seconds["additive end"] * (
-        1 + len(folds))
-    return {"r2": r2, "fit_time": seconds, "took": took}
+    seconds["choice"] = seconds["defaults"] + seconds["additive end"] * (1 + len(folds))
+    return {"r2": r2, "fit_time": seconds,
+            "validation": {"chosen point": chosen.tolist(), "additive end": validation.tolist()}}
+
+
+def choose(fold, margin):
+    """Whether a fold's choice takes the additive end: its mean validation R² above the
+    chosen point's by more than ``margin`` paired standard errors."""
+    gaps = np.subtract(fold["validation"]["additive end"], fold["validation"]["chosen point"])
+    error = gaps.std(ddof=1) / np.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
+    return bool(gaps.mean() > margin * error)
+
+
+def with_choices(fold):
+    """A fold's R² and fit time of every label, the choices' among them."""
+    r2, seconds = dict(fold["r2"]), dict(fold["fit_time"])
+    choice = seconds.pop("choice")  # the defaults, and the additive end on every fold
+    for label, margin in MARGINS.items():
+        r2[label] = r2["additive end" if choose(fold, margin) else "defaults"]
+        seconds[label] = choice
+    return r2, seconds
 
 
 def _task(name, X, y, fold):
@@ -109,11 +131,11 @@ def fit(names, n_jobs=2):
                                               for fold in range(N_FOLDS))
     folds = {}
     for name, result in done:
-        folds.setdefault(name, []).append(result)
+        folds.setdefault(name, []).append(with_choices(result))
     return [{"set": name, "n": data[name][0].shape[0], "d": data[name][0].shape[1],
              "model": label,
-             "r2": f"{np.mean([r['r2'][label] for r in results]):.4f}",
-             "fit_time": f"{np.mean([r['fit_time'][label] for r in results]):.4g}"}
+             "r2": f"{np.mean([r2[label] for r2, _ in results]):.4f}",
+             "fit_time": f"{np.mean([seconds[label] for _, seconds in results]):.4g}"}
             for name, results in folds.items() for label in LABELS]
 
 
