@@ -1,7 +1,7 @@
 """Would an additive end help the CV estimator? A probe, measured before any design.
 
     pip install ".[benchmarks]"
-    nice -n 10 python benchmarks/bench_additive.py   # fit what the cache lacks: about 6 minutes
+    nice -n 10 python benchmarks/bench_additive.py   # fit what the cache lacks: about 10 minutes
     python benchmarks/bench_additive.py --analyse    # the tables, from the summary files
 
 The CV estimator's path starts at the layer's linear limit, ridge regression. An additive model,
@@ -10,9 +10,11 @@ target is additive in monotone or bent effects of the features. The additive end
 ``RidgeCV`` (13 alphas from 10⁻³ to 10³) on each standardized feature's cubic B-splines
 (``SplineTransformer(n_knots=4, extrapolation="constant")``, flat beyond the training range).
 
-On every set of the development half at most 5 000 rows (``bench_defaults.py``'s data) and
-of the fifth reading's development half, per outer fold of ``KFold(3, shuffle=True,
-random_state=0)``, with a ``StandardScaler`` in front and on one thread:
+On every set of the development half at most 5 000 rows (``bench_defaults.py``'s data), of
+the fifth reading's development half, and on both halves' development sets of at least
+10 000 rows at up to 20 000 (the large part, where the CV estimator validates on one
+hold-out, so that the margins below are no margins), per outer fold of ``KFold(3,
+shuffle=True, random_state=0)``, with a ``StandardScaler`` in front and on one thread:
 
 - ``defaults``: ``SoftmaxAttentionRegressorCV(random_state=0)``;
 - ``additive end``: the additive model on the fold's training rows;
@@ -24,7 +26,7 @@ random_state=0)``, with a ``StandardScaler`` in front and on one thread:
   ``selection_rule`` reads them); margins read after the first run's results;
 - ``RidgeCV``: the benchmarks' peer (``_common.peers``).
 
-The summaries are ``results/additive_<development|fifth>.csv`` (each set's R² and CPU fit
+The summaries are ``results/additive_<development|fifth|large>.csv`` (each set's R² and CPU fit
 time, the means over the folds); the benchmark log quotes ``--analyse``. Fits are cached
 outside the repository (``$SOFTATTN_BENCHMARK_CACHE``).
 """
@@ -42,6 +44,7 @@ from threadpoolctl import threadpool_limits
 
 from _common import (
     PANEL_READINGS,
+    READINGS,
     RESULTS,
     by_set,
     cached,
@@ -60,8 +63,10 @@ from sklearn_softattn import SoftmaxAttentionRegressorCV
 from sklearn_softattn._cv import choose_point, scorable
 from sklearn_softattn._grid import inner_folds
 
-MAX_ROWS, N_FOLDS = 5000, 3
-PARTS = {"development": PANEL_READINGS, "fifth": ("fifth",)}
+MAX_ROWS, LARGE_ROWS, LARGE_MAX_ROWS, N_FOLDS = 5000, 10_000, 20_000, 3
+# Per part: the readings of its sets, their row cap and the fewest rows a set needs.
+PARTS = {"development": (PANEL_READINGS, MAX_ROWS, 0), "fifth": (("fifth",), MAX_ROWS, 0),
+         "large": (READINGS, LARGE_MAX_ROWS, LARGE_ROWS)}
 MARGINS = {"chosen on the folds": 0, "by 1 standard error": 1, "by 2 standard errors": 2,
            "by 3 standard errors": 3}
 LABELS = ("RidgeCV", "defaults", "additive end", *MARGINS)
@@ -117,16 +122,18 @@ def with_choices(fold):
     return r2, seconds
 
 
-def _task(name, X, y, fold):
+def _task(name, max_rows, X, y, fold):
     train, test = list(KFold(N_FOLDS, shuffle=True, random_state=0).split(X))[fold]
-    key = f"{name}__{MAX_ROWS}__{model_key(SoftmaxAttentionRegressorCV(random_state=0))}__{fold}"
+    key = f"{name}__{max_rows}__{model_key(SoftmaxAttentionRegressorCV(random_state=0))}__{fold}"
     return name, cached("additive", key, lambda: fold_scores(X, y, train, test))
 
 
-def fit(names, n_jobs=2):
-    """Per set, each label's mean test R² and fit time over the folds: summary rows."""
-    data = load_available(names, rows=None, max_rows=MAX_ROWS)
-    done = Parallel(n_jobs=n_jobs, verbose=5)(delayed(_task)(name, X, y, fold)
+def fit(names, max_rows=MAX_ROWS, min_rows=0, n_jobs=2):
+    """Per set of at least ``min_rows`` rows (at most ``max_rows``), each label's mean
+    test R² and fit time over the folds: summary rows."""
+    data = {name: (X, y) for name, (X, y) in load_available(names, max_rows=max_rows).items()
+            if len(y) >= min_rows}
+    done = Parallel(n_jobs=n_jobs, verbose=5)(delayed(_task)(name, max_rows, X, y, fold)
                                               for name, (X, y) in data.items()
                                               for fold in range(N_FOLDS))
     folds = {}
@@ -171,12 +178,12 @@ def main(argv=None):
                         help="print the tables from the summary files; fit nothing")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default: 2)")
     args = parser.parse_args(argv)
-    for part, readings in PARTS.items():
+    for part, (readings, max_rows, min_rows) in PARTS.items():
         if not args.analyse:
             names = [name for name in eligible_names(readings=readings)
                      if half(name) == "development"]
             print(f"{part}: {len(names)} sets", file=sys.stderr)
-            rows = fit(names, args.jobs)
+            rows = fit(names, max_rows, min_rows, args.jobs)
             write_summary(sorted(rows, key=lambda r: (r["set"].lower(), r["model"])),
                           summary_path(part))
         analyse(part)

@@ -53,7 +53,7 @@ def test_the_overview_counts_the_sets_below_ridge(bench):
     assert lines[3] == "| other | 3 | 0.2900 | 3 | 2 |"
 
 
-@pytest.mark.parametrize("part", ["development", "fifth"])
+@pytest.mark.parametrize("part", ["development", "fifth", "large"])
 def test_the_benchmark_log_is_the_summary_files(bench, capsys, part):
     bench.analyse(part)
     blocks = [b.strip() for b in capsys.readouterr().out.split("\n\n")]
