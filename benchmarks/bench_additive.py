@@ -7,8 +7,10 @@
 The CV estimator's path starts at the layer's linear limit, ridge regression. An additive model,
 one smooth function of each feature summed, contains it and adds what boosting finds where the
 target is additive in monotone or bent effects of the features. The additive end probed here:
-``RidgeCV`` (13 alphas from 10⁻³ to 10³) on each standardized feature's cubic B-splines
-(``SplineTransformer(n_knots=4, extrapolation="constant")``, flat beyond the training range).
+``RidgeCV`` on each standardized feature's cubic B-splines (``SplineTransformer(n_knots=4,
+extrapolation="constant")``, flat beyond the training range), its alphas 13 from 10⁻³ to 10³
+(those of the layer's ``shrinkage="auto"``) or 9 from 10⁻¹ to 10³ ("from 0.1", a variant
+read after the first run's results, whose failures were fits that chased outlying targets).
 
 On every set of the development half at most 5 000 rows (``bench_defaults.py``'s data), of
 the fifth reading's development half, and on both halves' development sets of at least
@@ -17,11 +19,12 @@ hold-out, so that the margins below are no margins), per outer fold of ``KFold(3
 shuffle=True, random_state=0)``, with a ``StandardScaler`` in front and on one thread:
 
 - ``defaults``: ``SoftmaxAttentionRegressorCV(random_state=0)``;
-- ``additive end``: the additive model on the fold's training rows;
+- ``additive end`` (and ``additive end from 0.1``): the additive model on the fold's
+  training rows;
 - ``chosen on the folds``: the additive end where its mean validation R² on the CV
   estimator's own folds (those its ``cv="auto"`` drew) is above that of the point the CV
   estimator chose, the defaults elsewhere (the rule, written before the first run);
-- ``by k standard errors`` (k = 1, 2, 3): the same where the additive end leads by more than
+- ``by k standard errors`` (k = 1, 3): the same where the additive end leads by more than
   k standard errors of the fold-by-fold differences (paired, as the CV estimator's
   ``selection_rule`` reads them); margins read after the first run's results;
 - ``RidgeCV``: the benchmarks' peer (``_common.peers``).
@@ -67,58 +70,64 @@ MAX_ROWS, LARGE_ROWS, LARGE_MAX_ROWS, N_FOLDS = 5000, 10_000, 20_000, 3
 # Per part: the readings of its sets, their row cap and the fewest rows a set needs.
 PARTS = {"development": (PANEL_READINGS, MAX_ROWS, 0), "fifth": (("fifth",), MAX_ROWS, 0),
          "large": (READINGS, LARGE_MAX_ROWS, LARGE_ROWS)}
-MARGINS = {"chosen on the folds": 0, "by 1 standard error": 1, "by 2 standard errors": 2,
-           "by 3 standard errors": 3}
-LABELS = ("RidgeCV", "defaults", "additive end", *MARGINS)
+# The additive ends, by their ridge penalties' grids, and the choices' margins.
+ENDS = {"additive end": np.logspace(-3, 3, 13), "additive end from 0.1": np.logspace(-1, 3, 9)}
+MARGINS = {"chosen on the folds": 0, "by 1 standard error": 1, "by 3 standard errors": 3}
+# The choices' labels: {label: (additive end, margin)}.
+CHOICES = {f"{prefix}{label}": (end, margin)
+           for end, prefix in zip(ENDS, ("", "from 0.1, ")) for label, margin in MARGINS.items()}
+LABELS = ("RidgeCV", "defaults", *ENDS, *CHOICES)
 
 
-def additive_end():
+def additive_end(alphas=ENDS["additive end"]):
     """Ridge regression on each feature's cubic B-splines: one smooth function a feature."""
     return make_pipeline(SplineTransformer(n_knots=4, extrapolation="constant"),
-                         RidgeCV(alphas=np.logspace(-3, 3, 13)))
+                         RidgeCV(alphas=alphas))
 
 
 def fold_scores(X, y, train, test):
-    """One outer fold: the test R² and fit time of RidgeCV, the defaults and the additive
-    end, and the validation R² of the chosen point and of the additive end on the CV
+    """One outer fold: the test R² and fit time of RidgeCV, the defaults and each additive
+    end, and the validation R² of the chosen point and of each additive end on the CV
     estimator's folds."""
     scaler = StandardScaler().fit(X[train])
     X_train, X_test, y_train = scaler.transform(X[train]), scaler.transform(X[test]), y[train]
     cv = SoftmaxAttentionRegressorCV(random_state=0)
     seconds = {"defaults": cpu_timed_fit(cv, X_train, y_train)}
-    additive = additive_end()
-    seconds["additive end"] = cpu_timed_fit(additive, X_train, y_train)
     ridge = peers()["RidgeCV"]
     seconds["RidgeCV"] = cpu_timed_fit(ridge, X[train], y_train)  # its own scaler
-    # The chosen point's validation scores and the additive end's, on the same folds.
+    r2 = {"RidgeCV": ridge.score(X[test], y[test]), "defaults": cv.score(X_test, y[test])}
+    # The chosen point's validation scores and the additive ends', on the same folds.
     folds = inner_folds(cv.cv, X_train, y_train, np.ones(len(y_train)), cv.random_state)
     kept = scorable(cv.score_path_)[1]
-    chosen = cv.score_path_[choose_point(cv.score_path_, cv.selection_rule)][kept]
-    with threadpool_limits(limits=1):
-        validation = np.array([r2_score(y_train[v], additive_end().fit(X_train[t], y_train[t])
-                                        .predict(X_train[v])) for t, v in folds])[kept]
-        r2 = {"RidgeCV": ridge.score(X[test], y[test]), "defaults": cv.score(X_test, y[test]),
-              "additive end": additive.score(X_test, y[test])}
-    seconds["choice"] = seconds["defaults"] + seconds["additive end"] * (1 + len(folds))
-    return {"r2": r2, "fit_time": seconds,
-            "validation": {"chosen point": chosen.tolist(), "additive end": validation.tolist()}}
+    validation = {"chosen point": cv.score_path_[choose_point(cv.score_path_,
+                                                              cv.selection_rule)][kept]}
+    for end, alphas in ENDS.items():
+        additive = additive_end(alphas)
+        seconds[end] = cpu_timed_fit(additive, X_train, y_train)
+        with threadpool_limits(limits=1):
+            r2[end] = additive.score(X_test, y[test])
+            validation[end] = np.array([
+                r2_score(y_train[v], additive_end(alphas).fit(X_train[t], y_train[t])
+                         .predict(X_train[v])) for t, v in folds])[kept]
+    return {"r2": r2, "fit_time": seconds, "folds": len(folds),
+            "validation": {label: scores.tolist() for label, scores in validation.items()}}
 
 
-def choose(fold, margin):
-    """Whether a fold's choice takes the additive end: its mean validation R² above the
-    chosen point's by more than ``margin`` paired standard errors."""
-    gaps = np.subtract(fold["validation"]["additive end"], fold["validation"]["chosen point"])
+def choose(fold, end, margin):
+    """Whether a fold's choice takes the additive ``end``: its mean validation R² above
+    the chosen point's by more than ``margin`` paired standard errors."""
+    gaps = np.subtract(fold["validation"][end], fold["validation"]["chosen point"])
     error = gaps.std(ddof=1) / np.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
     return bool(gaps.mean() > margin * error)
 
 
 def with_choices(fold):
-    """A fold's R² and fit time of every label, the choices' among them."""
+    """A fold's R² and fit time of every label, the choices' among them (whose time is
+    the defaults' and the additive end's, on all the rows and on every fold)."""
     r2, seconds = dict(fold["r2"]), dict(fold["fit_time"])
-    choice = seconds.pop("choice")  # the defaults, and the additive end on every fold
-    for label, margin in MARGINS.items():
-        r2[label] = r2["additive end" if choose(fold, margin) else "defaults"]
-        seconds[label] = choice
+    for label, (end, margin) in CHOICES.items():
+        r2[label] = r2[end if choose(fold, end, margin) else "defaults"]
+        seconds[label] = seconds["defaults"] + seconds[end] * (1 + fold["folds"])
     return r2, seconds
 
 

@@ -19,11 +19,13 @@ def test_a_fold_scores_each_model_and_the_choice_is_one_of_the_two(bench):
     train, test = next(KFold(3, shuffle=True, random_state=0).split(X))
     result = bench.fold_scores(X, y, train, test)
     # The CV estimator's ten folds (five, drawn twice) of its 160 training rows.
+    assert result["folds"] == 10
+    assert set(result["validation"]) == {"chosen point", *bench.ENDS}
     assert {len(v) for v in result["validation"].values()} == {10}
     r2, seconds = bench.with_choices(result)
     assert set(r2) == set(seconds) == set(bench.LABELS)
-    for label, margin in bench.MARGINS.items():
-        assert r2[label] == r2["additive end" if bench.choose(result, margin) else "defaults"]
+    for label, (end, margin) in bench.CHOICES.items():
+        assert r2[label] == r2[end if bench.choose(result, end, margin) else "defaults"]
     # Friedman's first target is additive but for one product: splines fit it closely.
     assert r2["additive end"] > r2["RidgeCV"] + 0.05
     assert all(t > 0 for t in seconds.values())
@@ -32,10 +34,10 @@ def test_a_fold_scores_each_model_and_the_choice_is_one_of_the_two(bench):
 def test_a_margin_asks_the_additive_end_to_lead_by_that_many_standard_errors(bench):
     # Gaps 0.1, 0.3 (mean 0.2, standard error 0.1): ahead by 2 standard errors, not 3.
     fold = {"validation": {"chosen point": [0.5, 0.5], "additive end": [0.6, 0.8]}}
-    assert [bench.choose(fold, margin) for margin in (0, 1, 1.9, 2.1, 3)] == [
+    assert [bench.choose(fold, "additive end", margin) for margin in (0, 1, 1.9, 2.1, 3)] == [
         True, True, True, False, False]
     behind = {"validation": {"chosen point": [0.5, 0.5], "additive end": [0.4, 0.6]}}
-    assert not bench.choose(behind, 0)
+    assert not bench.choose(behind, "additive end", 0)
 
 
 def test_the_additive_end_is_flat_beyond_the_training_range(bench):
