@@ -7,9 +7,13 @@ real sets by a rule written before the fits, then scored once on the confirmatio
     nice -n 10 python benchmarks/bench_defaults.py --half confirmation  # the adopted defaults, once
     nice -n 10 python benchmarks/bench_defaults.py --half development --large   # the time limit
 
-The data: every eligible set of the registry (``datasets.csv``) at its natural size up to
-5 000 rows (a seeded sample of larger sets), split into halves by ``_common.half``, fixed
-before any fit; with ``--large``, the sets of 10 000 rows or more, up to 20 000. Every model
+The data: every eligible set of the registry's first four readings (``datasets.csv``,
+``_common.PANEL_READINGS``) at its natural size up to 5 000 rows (a seeded sample of larger
+sets), split into halves by ``_common.half``, fixed before any fit; with ``--large``, the
+sets of 10 000 rows or more, up to 20 000. With ``--fifth``, the fifth reading's sets instead
+(the data other packages bundle), split the same way, on which the peers and the defaults
+are fitted and reported apart (``results/defaults_<half>_fifth[_large].csv``, the
+fifth_reading page): the rounds below choose on the first four readings only. Every model
 is behind a ``StandardScaler``, scored by ``KFold(3, shuffle=True, random_state=0)``, each
 fit on one thread, in two processes sharing two cores. A fit's time is the CPU time of its
 process (one thread), so that fits cached in runs under other loads compare. Fits are
