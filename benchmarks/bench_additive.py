@@ -11,7 +11,9 @@ target is additive in monotone or bent effects of the features. The additive end
 extrapolation="constant")``, flat beyond the training range), its alphas 13 from 10⁻³ to 10³
 (those of the layer's ``shrinkage="auto"``) or 9 from 10⁻¹ to 10³ ("from 0.1", a variant
 read after the first run's results: in the outer folds that failed, the additive end had
-chosen 0.001 to 0.03).
+chosen 0.001 to 0.03). The "layer on the splines" is the CV estimator's linear limit on the
+same splines (``attention_scales=[0.0]``, its shrinkages chosen by its folds): the additive
+end as the layer would fit it if it read the splines in place of the features.
 
 On every set of the development half at most 5 000 rows (``bench_defaults.py``'s data), of
 the fifth reading's development half, and on the sets of both of at least 10 000 rows at up
@@ -20,8 +22,8 @@ hold-out, where the margins below are no margins), per outer fold of ``KFold(3,
 shuffle=True, random_state=0)``, with a ``StandardScaler`` in front and on one thread:
 
 - ``defaults``: ``SoftmaxAttentionRegressorCV(random_state=0)``;
-- ``additive end`` (and ``additive end from 0.1``): the additive model on the fold's
-  training rows;
+- ``additive end`` (``additive end from 0.1``, ``layer on the splines``): the additive
+  model on the fold's training rows;
 - ``chosen on the folds``: the additive end where its mean validation R² on the CV
   estimator's own folds (those its ``cv="auto"`` drew) is above that of the point the CV
   estimator chose, the defaults elsewhere (the rule, written before the first run);
@@ -32,7 +34,7 @@ shuffle=True, random_state=0)``, with a ``StandardScaler`` in front and on one t
 
 The summaries are ``results/additive_<development|fifth|large>.csv`` (each set's R² and CPU fit
 time, the means over the folds); the benchmark log quotes ``--analyse``. Fits are cached
-outside the repository (``$SOFTATTN_BENCHMARK_CACHE``).
+outside the repository (``$SOFTATTN_BENCHMARK_CACHE``), the defaults' and each end's apart.
 """
 
 import sys
@@ -71,47 +73,82 @@ MAX_ROWS, LARGE_ROWS, LARGE_MAX_ROWS, N_FOLDS = 5000, 10_000, 20_000, 3
 # Per part: the readings of its sets, their row cap and the fewest rows a set needs.
 PARTS = {"development": (PANEL_READINGS, MAX_ROWS, 0), "fifth": (("fifth",), MAX_ROWS, 0),
          "large": (READINGS, LARGE_MAX_ROWS, LARGE_ROWS)}
-# The additive ends, by their ridge penalties' grids, and the choices' margins.
-ENDS = {"additive end": np.logspace(-3, 3, 13), "additive end from 0.1": np.logspace(-1, 3, 9)}
-MARGINS = {"chosen on the folds": 0, "by 1 standard error": 1, "by 3 standard errors": 3}
-# The choices' labels: {label: (additive end, margin)}.
-CHOICES = {f"{prefix}{label}": (end, margin)
-           for end, prefix in zip(ENDS, ("", "from 0.1, ")) for label, margin in MARGINS.items()}
-LABELS = ("RidgeCV", "defaults", *ENDS, *CHOICES)
 
 
-def additive_end(alphas=ENDS["additive end"]):
+def ridge_on_splines(alphas):
     """Ridge regression on each feature's cubic B-splines: one smooth function a feature."""
     return make_pipeline(SplineTransformer(n_knots=4, extrapolation="constant"),
                          RidgeCV(alphas=alphas))
 
 
-def fold_scores(X, y, train, test):
-    """One outer fold: the test R² and fit time of RidgeCV, the defaults and each additive
-    end, and the validation R² of the chosen point and of each additive end on the CV
-    estimator's folds."""
+def layer_on_splines():
+    """The CV estimator's linear limits (its shrinkages, chosen by its folds) on each
+    feature's cubic B-splines: the additive end as the layer would fit it if it read the
+    splines in place of the features."""
+    return make_pipeline(SplineTransformer(n_knots=4, extrapolation="constant"),
+                         SoftmaxAttentionRegressorCV(attention_scales=[0.0], random_state=0))
+
+
+# The additive ends, each a model of its own, and the prefixes of their choices' labels.
+ENDS = {"additive end": (lambda: ridge_on_splines(np.logspace(-3, 3, 13)), ""),
+        "additive end from 0.1": (lambda: ridge_on_splines(np.logspace(-1, 3, 9)), "from 0.1, "),
+        "layer on the splines": (layer_on_splines, "layer, ")}
+MARGINS = {"chosen on the folds": 0, "by 1 standard error": 1, "by 3 standard errors": 3}
+# The choices' labels: {label: (additive end, margin)}.
+CHOICES = {f"{prefix}{label}": (end, margin)
+           for end, (_, prefix) in ENDS.items() for label, margin in MARGINS.items()}
+LABELS = ("RidgeCV", "defaults", *ENDS, *CHOICES)
+
+
+def outer_fold(X, y, train, test):
+    """The outer fold's training and test rows, standardized on the training rows."""
     scaler = StandardScaler().fit(X[train])
-    X_train, X_test, y_train = scaler.transform(X[train]), scaler.transform(X[test]), y[train]
+    return scaler.transform(X[train]), y[train], scaler.transform(X[test]), y[test]
+
+
+def defaults_scores(X, y, train, test):
+    """One outer fold: the test R² and fit time of RidgeCV and the defaults, the number of
+    the CV estimator's folds, and its chosen point's validation R² on them."""
+    X_train, y_train, X_test, y_test = outer_fold(X, y, train, test)
     cv = SoftmaxAttentionRegressorCV(random_state=0)
     seconds = {"defaults": cpu_timed_fit(cv, X_train, y_train)}
     ridge = peers()["RidgeCV"]
     seconds["RidgeCV"] = cpu_timed_fit(ridge, X[train], y_train)  # its own scaler
-    r2 = {"RidgeCV": ridge.score(X[test], y[test]), "defaults": cv.score(X_test, y[test])}
-    # The chosen point's validation scores and the additive ends', on the same folds.
-    folds = inner_folds(cv.cv, X_train, y_train, np.ones(len(y_train)), cv.random_state)
-    kept = scorable(cv.score_path_)[1]
-    validation = {"chosen point": cv.score_path_[choose_point(cv.score_path_,
-                                                              cv.selection_rule)][kept]}
-    for end, alphas in ENDS.items():
-        additive = additive_end(alphas)
-        seconds[end] = cpu_timed_fit(additive, X_train, y_train)
-        with threadpool_limits(limits=1):
-            r2[end] = additive.score(X_test, y[test])
-            validation[end] = np.array([
-                r2_score(y_train[v], additive_end(alphas).fit(X_train[t], y_train[t])
-                         .predict(X_train[v])) for t, v in folds])[kept]
-    return {"r2": r2, "fit_time": seconds, "folds": len(folds),
-            "validation": {label: scores.tolist() for label, scores in validation.items()}}
+    with threadpool_limits(limits=1):
+        r2 = {"RidgeCV": ridge.score(X[test], y_test), "defaults": cv.score(X_test, y_test)}
+    chosen = cv.score_path_[choose_point(cv.score_path_, cv.selection_rule)]
+    # (Every fold of these sets is scored: the chosen point's scores are on all of them.)
+    assert scorable(cv.score_path_)[1].all()
+    return {"r2": r2, "fit_time": seconds, "folds": len(chosen),
+            "validation": {"chosen point": chosen.tolist()}}
+
+
+def end_scores(end, X, y, train, test):
+    """One outer fold: an additive end's test R² and fit time, and its validation R² on
+    the CV estimator's folds (those the defaults' ``cv="auto"`` draws)."""
+    X_train, y_train, X_test, y_test = outer_fold(X, y, train, test)
+    make = ENDS[end][0]
+    model = make()
+    fit_time = cpu_timed_fit(model, X_train, y_train)
+    folds = inner_folds("auto", X_train, y_train, np.ones(len(y_train)), 0)
+    with threadpool_limits(limits=1):
+        validation = [r2_score(y_train[v], make().fit(X_train[t], y_train[t]).predict(X_train[v]))
+                      for t, v in folds]
+        return {"r2": model.score(X_test, y_test), "fit_time": fit_time,
+                "validation": validation}
+
+
+def fold_scores(X, y, train, test, cache=lambda part, compute: compute()):
+    """One outer fold's :func:`defaults_scores` with every end's :func:`end_scores`
+    merged in; ``cache(part, compute)`` keeps each part ("defaults" or an end's label)."""
+    fold = cache("defaults", lambda: defaults_scores(X, y, train, test))
+    fold = {name: dict(value) if isinstance(value, dict) else value
+            for name, value in fold.items()}
+    for end in ENDS:
+        part = cache(end, lambda end=end: end_scores(end, X, y, train, test))
+        fold["r2"][end], fold["fit_time"][end] = part["r2"], part["fit_time"]
+        fold["validation"][end] = part["validation"]
+    return fold
 
 
 def choose(fold, end, margin):
@@ -135,7 +172,12 @@ def with_choices(fold):
 def _task(name, max_rows, X, y, fold):
     train, test = list(KFold(N_FOLDS, shuffle=True, random_state=0).split(X))[fold]
     key = f"{name}__{max_rows}__{model_key(SoftmaxAttentionRegressorCV(random_state=0))}__{fold}"
-    return name, cached("additive", key, lambda: fold_scores(X, y, train, test))
+
+    def cache(part, compute):
+        suffix = "" if part == "defaults" else "__" + part.replace(" ", "_")
+        return cached("additive", key + suffix, compute)
+
+    return name, fold_scores(X, y, train, test, cache)
 
 
 def fit(names, max_rows=MAX_ROWS, min_rows=0, n_jobs=2):

@@ -31,6 +31,23 @@ def test_a_fold_scores_each_model_and_the_choice_is_one_of_the_two(bench):
     assert all(t > 0 for t in seconds.values())
 
 
+def test_the_defaults_and_each_end_are_cached_apart(bench):
+    X, y = make_friedman1(150, noise=1.0, random_state=0)
+    train, test = next(KFold(3, shuffle=True, random_state=0).split(X))
+    store, computed = {}, []
+
+    def cache(part, compute):
+        if part not in store:
+            computed.append(part)
+            store[part] = compute()
+        return store[part]
+
+    first = bench.fold_scores(X, y, train, test, cache)
+    again = bench.fold_scores(X, y, train, test, cache)
+    assert computed == ["defaults", *bench.ENDS]  # each once
+    assert again == first and "additive end" not in store["defaults"]["r2"]
+
+
 def test_a_margin_asks_the_additive_end_to_lead_by_that_many_standard_errors(bench):
     # Gaps 0.1, 0.3 (mean 0.2, standard error 0.1): ahead by 2 standard errors, not 3.
     fold = {"validation": {"chosen point": [0.5, 0.5], "additive end": [0.6, 0.8]}}
@@ -40,9 +57,11 @@ def test_a_margin_asks_the_additive_end_to_lead_by_that_many_standard_errors(ben
     assert not bench.choose(behind, "additive end", 0)
 
 
-def test_the_additive_end_is_flat_beyond_the_training_range(bench):
-    X = np.linspace(-1, 1, 50)[:, None]
-    model = bench.additive_end().fit(X, X[:, 0] ** 2)
+@pytest.mark.parametrize("end", ["additive end", "additive end from 0.1",
+                                 "layer on the splines"])
+def test_each_additive_end_is_flat_beyond_the_training_range(bench, end):
+    X = np.linspace(-1, 1, 60)[:, None]
+    model = bench.ENDS[end][0]().fit(X, X[:, 0] ** 2)
     far = model.predict(np.array([[1.0], [10.0], [1000.0]]))
     assert np.allclose(far, far[0])
 
