@@ -20,6 +20,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
 
+from ._additive import additive_layer, fit_additive, predict_additive
 from ._base import BaseAttentionRegressor, check_layer_params
 from ._callbacks import Task
 from ._estimator import SoftmaxAttentionRegressor
@@ -33,8 +34,14 @@ from ._grid import (
     penalty_grid,
     shrinkage_grid,
 )
-from ._layer import FittedLayer, every_row_context, fitted_layer, handles_float_errors
-from ._path import _fold_scores, _label, as_given, attention_path, screened
+from ._layer import (
+    FittedLayer,
+    every_row_context,
+    fitted_layer,
+    handles_float_errors,
+    linear_limit,
+)
+from ._path import _fold_scores, _label, as_given, attention_path, score_predictions, screened
 from ._problem import build_problem, context_rows, positive_rows
 from ._ranks import fit_normal_scores, normal_scores
 
@@ -76,6 +83,10 @@ def scorable(score_path):
     return points, folds
 
 
+# The standard errors of each selection rule's margin.
+N_ERRORS = {"best": 0, "1se": 1, "2se": 2}
+
+
 def choose_point(score_path, selection_rule="2se"):
     """Indices ``(scale, max_iter, balance_strength, shrinkage)`` of the chosen point.
 
@@ -114,7 +125,7 @@ def choose_point(score_path, selection_rule="2se"):
     n_folds = path.shape[-1]
     if selection_rule == "best" or n_folds < 2:
         return tuple(int(i) for i in best)
-    n_errors = {"1se": 1, "2se": 2}[selection_rule]
+    n_errors = N_ERRORS[selection_rule]
     gap = path[best] - path
     # A point worse on average than the linear end never counts as close, however
     # noisy: one fold far below the rest widens its own standard error, and would
@@ -135,6 +146,17 @@ REPRESENTATIONS = ({"score_features": "features"},
 # positive weight on (a fold then validates on some 400 rows or more); below, the scores
 # read the features.
 REPRESENTATION_ROWS = 2000
+
+
+def leads(scores, over, selection_rule="2se"):
+    """Whether the fold-by-fold ``scores`` lead those of ``over`` by the margin of
+    ``selection_rule``: their differences' mean above as many standard errors of them
+    as the rule counts (above 0 for ``"best"`` or a single fold)."""
+    gaps = np.asarray(scores) - np.asarray(over)
+    if not np.all(np.isfinite(gaps)):
+        return False
+    error = gaps.std(ddof=1) / np.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
+    return bool(gaps.mean() > N_ERRORS[selection_rule] * error)
 
 
 def from_rows(sample_weight, rows):
@@ -360,6 +382,15 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         from 2000 rows of positive weight on, where the folds are large enough
         for a few extreme targets not to decide the choice; ``"features"`` below.
 
+    additive_end : bool, default=False
+        Also score, on the same folds, an additive model: ridge regression on each
+        feature's cubic B-splines (four knots over the training range, flat beyond
+        it), its penalty chosen from 0.1 to 1000 by efficient leave-one-out. It is
+        taken in place of the chosen point where it leads it by the margin of
+        ``selection_rule`` (``additive_end_``), and is then fitted on all the rows:
+        ``coef_`` holds its coefficients on the splines, and the model has no
+        attention.
+
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
 
@@ -400,6 +431,14 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         ``SoftmaxAttentionRegressor(**{**shared, **best_params_})`` fitted on
         all the data, ``shared`` this estimator's layer parameters (with
         ``path_warm_start=True``, the path replayed up to the chosen point).
+
+    additive_end_ : bool
+        Whether the folds took the additive end (``additive_end``): the model is
+        then the additive end, and ``best_params_`` the point it was taken over.
+
+    additive_scores_ : ndarray of shape (n_folds,) or None
+        The additive end's validation score on each fold (the folds of
+        ``score_path_``); None without ``additive_end``.
 
     attention_scale_ : float
         The refitted layer's sharpness: the Frobenius norm of ``key_query_`` in
@@ -496,6 +535,7 @@ intercept_, n_iter_, loss_curve_
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
         "screening_stop": ["boolean"],
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
+        "additive_end": ["boolean"],
         "extrapolation": [StrOptions({"clip", "radius", "range", "continue", "auto"})],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
@@ -535,6 +575,7 @@ intercept_, n_iter_, loss_curve_
         n_neighbors=None,
         linear_skip=False,
         score_features="auto",
+        additive_end=False,
         fit_intercept=True,
         extrapolation="radius",
         random_state=None,
@@ -571,6 +612,7 @@ intercept_, n_iter_, loss_curve_
         self.n_neighbors = n_neighbors
         self.linear_skip = linear_skip
         self.score_features = score_features
+        self.additive_end = additive_end
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
         self.random_state = random_state
@@ -731,11 +773,15 @@ intercept_, n_iter_, loss_curve_
         if scored[k][0].best_params_["attention_scale"] == 0:
             k = 0  # the linear limit reads no scores: there the representations are one
         chosen, point, fit = scored[k]
-        if refit:
+        chosen._score_additive_end(X, Y, sample_weight, y_ndim, folds, point)
+        if chosen.additive_end_:
+            chosen._fit_additive_end(X, Y, sample_weight, y_ndim)
+        elif refit:
             chosen._refit(X, Y, sample_weight, y_ndim, given, task, best_scale=point[0])
         else:
             chosen._keep(X, Y, sample_weight, fit)
-        if self.verbose and chosen.best_params_["max_iter"] == chosen.max_iters_[-1]:
+        if (self.verbose and not chosen.additive_end_
+                and chosen.best_params_["max_iter"] == chosen.max_iters_[-1]):
             print(f"max_iter={chosen.max_iters_[-1]} is the largest of max_iters: a longer "
                   "max_iters may score better")
         if chosen is not self:  # its fitted state (every attribute but its parameters)
@@ -828,6 +874,40 @@ intercept_, n_iter_, loss_curve_
                   + f": mean validation score "
                     f"{(every if self.best_params_['context_neighbors'] else dense).mean():.6g}")
         return chosen, scores[0].fits[chosen] if keep_fit else None
+
+    def _score_additive_end(self, X, Y, sample_weight, y_ndim, folds, point):
+        """With ``additive_end``, score the additive end (:mod:`._additive`) on
+        ``folds`` and set ``additive_scores_``, and ``additive_end_``: whether it leads
+        the chosen ``point`` there by the margin of ``selection_rule``."""
+        self.additive_scores_, self.additive_end_ = None, False
+        if not self.additive_end:
+            return
+        scorer = None if self.scoring is None else check_scoring(
+            SoftmaxAttentionRegressor(), scoring=self.scoring)
+        scores = []
+        for train, test in folds:
+            fit = fit_additive(*positive_rows(X[train], Y[train], sample_weight[train], 2))
+            y_pred = as_given(predict_additive(*fit, X[test]), y_ndim)
+            scores.append(score_predictions(scorer, y_pred, as_given(Y[test], y_ndim),
+                                            sample_weight[test]))
+        self.additive_scores_ = np.array(scores)
+        kept = scorable(self.score_path_)[1]
+        self.additive_end_ = leads(self.additive_scores_[kept], self.score_path_[point][kept],
+                                   self.selection_rule)
+        if self.verbose:
+            print(f"the additive end: mean validation score "
+                  f"{self.additive_scores_[kept].mean():.6g}, "
+                  f"{'taken' if self.additive_end_ else 'not taken'}")
+
+    def _fit_additive_end(self, X, Y, sample_weight, y_ndim):
+        """Fit the additive end on all the rows and store it: a linear limit whose
+        ``coef`` reads the splines."""
+        rows = positive_rows(X, Y, sample_weight, 2)
+        params = self._path_params(int(self.max_iters_[-1]))
+        problem = build_problem(*rows, params, check_random_state(self.random_state))
+        layer = fitted_layer(*linear_limit(problem, params), problem, y_ndim, linear=True)
+        self.n_iter_, self.loss_curve_ = 0, []
+        self._store(additive_layer(layer, rows[0], rows[1], rows[2]))
 
     def _refit(self, X, Y, sample_weight, y_ndim, given, task, best_scale):
         """Refit the chosen point (``best_params_``, its scale the ``best_scale``-th of

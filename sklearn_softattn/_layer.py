@@ -13,6 +13,7 @@ from functools import wraps
 
 import numpy as np
 
+from ._additive import predict_additive
 from ._attention import _one_blas_thread, attention_forward
 from ._geometry import (
     Renormalization,
@@ -84,7 +85,8 @@ class FittedLayer:
     public field as the attribute of its name plus ``_`` (``key_query`` is
     ``key_query_``), the others (:data:`PRIVATE`) as private attributes.
     ``key_query`` and ``value`` are zero at the linear limit, which predicts with
-    ``coef`` and ``intercept``.
+    ``coef`` and ``intercept``; with a ``spline_map`` (the additive end,
+    :mod:`._additive`), ``coef`` reads each feature's splines.
     """
 
     key_query: np.ndarray
@@ -108,9 +110,10 @@ class FittedLayer:
     covariance: np.ndarray
     score_map: tuple
     score_offset: np.ndarray
+    spline_map: object = None
 
     PRIVATE = ("attention_scores", "n_neighbors", "distance", "covariance", "score_map",
-               "score_offset")
+               "score_offset", "spline_map")
 
     @staticmethod
     def _attribute(name):
@@ -329,8 +332,12 @@ def layer_predict(layer, X, extrapolation="clip"):
 
     Every part reads the :func:`clipped_features` of ``X``. The linear limit predicts
     with ``coef``: it has no softmax; at a positive scale the scores read the queries
-    of :func:`attention_queries`, and a skip term the features.
+    of :func:`attention_queries`, and a skip term the features. With a ``spline_map``
+    (the additive end, :mod:`._additive`), ``coef`` reads each feature's splines, which
+    are flat beyond the training range.
     """
+    if layer.spline_map is not None:
+        return predict_additive(layer.spline_map, layer.coef, layer.intercept, X)
     if layer.linear:
         X = clipped_features(layer, X, extrapolation)
         coef = np.atleast_2d(layer.coef)

@@ -250,7 +250,12 @@ def _score(scorer, layer, extrapolation, X, y, sample_weight):
     (scorer None); NaN, not scorable, where its parameters are not finite."""
     if not_finite(layer):
         return np.nan
-    y_pred = layer_predict(layer, X, extrapolation)
+    return score_predictions(scorer, layer_predict(layer, X, extrapolation), y, sample_weight)
+
+
+def score_predictions(scorer, y_pred, y, sample_weight):
+    """The validation score of predictions ``y_pred`` of ``y``: ``scorer``'s, or R²
+    (scorer None)."""
     if scorer is None:
         return weighted_r2(y, y_pred, sample_weight)
     return scorer(_Predictions(), y_pred, y, sample_weight=sample_weight)

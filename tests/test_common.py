@@ -1,7 +1,8 @@
 """scikit-learn's estimator checks, for the default, the L-BFGS solver, the paper's baseline,
 the linear limit (attention_scale=0), target tokens and distance scores, local attention,
 and the CV estimator (at its defaults, with fixed sharpnesses, choosing what the scores
-read, choosing how the linear limit reads far rows, and keeping one split's fit)."""
+read, choosing how the linear limit reads far rows, keeping one split's fit, and with
+the additive end)."""
 
 from sklearn.model_selection import ShuffleSplit
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -79,6 +80,9 @@ def _expected_failed_checks(estimator):
                                     attention_scores="distance", path_warm_start=False),
         # The linear limit's far rows read as they are where its folds score that higher.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), extrapolation="auto"),
+        # The additive end scored beside the linear limit, taken where it leads.
+        SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3, selection_rule="best",
+                                    additive_end=True),
         # One split, whose fit of the chosen point is the model (no refit).
         SoftmaxAttentionRegressorCV(cv=ShuffleSplit(1, test_size=0.25, random_state=0),
                                     max_iters=(5, 10), refit=False),

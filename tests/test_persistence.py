@@ -45,3 +45,21 @@ def test_skops_refuses_untrusted_types(tmp_path):
     sio.dump(reg, path)
     with pytest.raises(TypeError, match="Untrusted types"):
         sio.load(path)
+
+
+def test_skops_round_trip_of_the_additive_end(tmp_path):
+    from sklearn_softattn import SoftmaxAttentionRegressorCV
+
+    rng = np.random.RandomState(0)
+    X = rng.uniform(-2, 2, (200, 2))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2
+    reg = SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3, additive_end=True).fit(X, y)
+    assert reg.additive_end_
+    path = tmp_path / "model.skops"
+    sio.dump(reg, path)
+    unknown = sio.get_untrusted_types(file=path)
+    # The additive end's SplineTransformer holds scipy's BSpline objects.
+    assert all(name.startswith(("sklearn_softattn.", "scipy.")) for name in unknown)
+    assert "scipy.interpolate._bsplines.BSpline" in unknown
+    loaded = sio.load(path, trusted=unknown)
+    np.testing.assert_array_equal(loaded.predict(X), reg.predict(X))

@@ -1,0 +1,81 @@
+"""The additive end (sklearn_softattn._additive) and the CV estimator's additive_end."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_regression
+from sklearn.linear_model import RidgeCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import SplineTransformer
+
+from sklearn_softattn import SoftmaxAttentionRegressorCV
+from sklearn_softattn._additive import ALPHAS, fit_additive, predict_additive
+from sklearn_softattn._cv import leads
+
+
+def additive_data(n, random_state=0, noise=0.1):
+    """A target that is a sum of one bent function of each of two features (a third
+    is noise)."""
+    rng = np.random.RandomState(random_state)
+    X = rng.uniform(-2, 2, (n, 3))
+    return X, np.sin(2 * X[:, 0]) + X[:, 1] ** 2 + noise * rng.randn(n)
+
+
+def reference():
+    return make_pipeline(SplineTransformer(n_knots=4, extrapolation="constant"),
+                         RidgeCV(alphas=ALPHAS))
+
+
+def test_the_additive_end_is_ridge_on_each_features_splines_flat_beyond_the_range():
+    X, y = additive_data(200)
+    fit = fit_additive(X, y[:, None], np.ones(len(y)))
+    X_new = np.array([[0.5, -1.0, 0.0], [1e6, -1.0, 0.0], [2.0, -1.0, 0.0]])
+    assert np.allclose(predict_additive(*fit, X_new)[:, 0],
+                       reference().fit(X, y).predict(X_new))
+    far, edge = predict_additive(*fit, X_new[1:])[:, 0]
+    assert far == pytest.approx(edge, abs=0.1)  # 2.0 is near the largest training value
+
+
+def test_the_folds_take_the_additive_end_where_the_target_is_additive():
+    X, y = additive_data(600)
+    X_test, y_test = additive_data(300, random_state=1, noise=0.0)
+    cv = SoftmaxAttentionRegressorCV(additive_end=True, random_state=0).fit(X, y)
+    assert cv.additive_end_ and cv.additive_scores_.shape == (cv.score_path_.shape[-1],)
+    assert np.allclose(cv.predict(X_test), reference().fit(X, y).predict(X_test))
+    assert cv.coef_.shape == (18,) and cv.n_iter_ == 0
+    without = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    assert cv.score(X_test, y_test) > without.score(X_test, y_test)
+
+
+def test_where_a_linear_model_is_right_the_folds_keep_the_chosen_point():
+    X, y = make_regression(400, 5, noise=5.0, random_state=0)
+    cv = SoftmaxAttentionRegressorCV(additive_end=True, random_state=0).fit(X, y)
+    without = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    assert not cv.additive_end_ and cv.best_params_ == without.best_params_
+    assert np.array_equal(cv.predict(X), without.predict(X))
+
+
+def test_without_the_option_nothing_is_scored():
+    X, y = additive_data(100)
+    cv = SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3).fit(X, y)
+    assert cv.additive_scores_ is None and not cv.additive_end_
+
+
+def test_several_targets_and_a_scorer():
+    X, y = additive_data(300)
+    Y = np.c_[y, -2 * y]
+    cv = SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3, additive_end=True,
+                                     scoring="neg_mean_absolute_error").fit(X, Y)
+    assert cv.additive_end_ and np.all(cv.additive_scores_ < 0)
+    assert cv.predict(X[:4]).shape == (4, 2)
+    assert np.allclose(cv.predict(X), reference().fit(X, Y).predict(X))
+
+
+@pytest.mark.parametrize("scores, over, rule, expected", [
+    ([0.6, 0.8], [0.5, 0.5], "1se", True),  # gaps 0.1, 0.3: mean 0.2, standard error 0.1
+    ([0.6, 0.8], [0.5, 0.5], "2se", False),  # 0.2 is not above two standard errors
+    ([0.4, 0.6], [0.5, 0.5], "best", False),  # no lead
+    ([0.51], [0.5], "2se", True),  # one fold: any lead
+    ([np.nan, 0.9], [0.5, 0.5], "best", False),  # a fold it could not score
+])
+def test_a_lead_by_the_rules_margin(scores, over, rule, expected):
+    assert leads(scores, over, rule) is expected
