@@ -907,7 +907,7 @@ intercept_, n_iter_, loss_curve_
         problem = build_problem(*rows, params, check_random_state(self.random_state))
         layer = fitted_layer(*linear_limit(problem, params), problem, y_ndim, linear=True)
         self.n_iter_, self.loss_curve_ = 0, []
-        self._store(additive_layer(layer, rows[0], rows[1], rows[2]))
+        self._store(additive_layer(layer, *rows))
 
     def _refit(self, X, Y, sample_weight, y_ndim, given, task, best_scale):
         """Refit the chosen point (``best_params_``, its scale the ``best_scale``-th of
