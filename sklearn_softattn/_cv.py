@@ -704,6 +704,11 @@ intercept_, n_iter_, loss_curve_
             return REPRESENTATIONS
         return REPRESENTATIONS[:1] if self.score_features == "auto" else None
 
+    def _scorer(self):
+        """The folds' scorer (``scoring``), or None for R²."""
+        return None if self.scoring is None else check_scoring(
+            SoftmaxAttentionRegressor(), scoring=self.scoring)
+
     def _shared_params(self):
         """The parameters of :class:`SoftmaxAttentionRegressor` that every point shares
         (those of this estimator's that it has too); the refit adds ``best_params_``."""
@@ -812,8 +817,7 @@ intercept_, n_iter_, loss_curve_
             X, sample_weight)
         y_split = as_given(Y, y_ndim)
         params = self._path_params(int(max_iters[-1]))
-        scorer = None if self.scoring is None else check_scoring(
-            SoftmaxAttentionRegressor(), scoring=self.scoring)
+        scorer = self._scorer()
 
         def fold_args(k):
             # The fold's task is made here, before the fold goes to joblib's workers;
@@ -882,8 +886,7 @@ intercept_, n_iter_, loss_curve_
         self.additive_scores_, self.additive_end_ = None, False
         if not self.additive_end:
             return
-        scorer = None if self.scoring is None else check_scoring(
-            SoftmaxAttentionRegressor(), scoring=self.scoring)
+        scorer = self._scorer()
         scores = []
         for train, test in folds:
             fit = fit_additive(*positive_rows(X[train], Y[train], sample_weight[train], 2))
