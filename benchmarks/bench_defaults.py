@@ -386,7 +386,7 @@ FOURTEENTH_ROUND = {"screening stopped where the linear end leads": {
 # The fifteenth round's candidate: the fourteenth's, its linear limit reading far rows as
 # they are where its folds score that higher.
 FOURTEENTH = "screening stopped where the linear end leads"
-FIFTEENTH_ROUND = {"linear limit extrapolating where its folds score higher": {
+FIFTEENTH_ROUND = {"extrapolation chosen by the folds": {
     **FOURTEENTH_ROUND[FOURTEENTH], "extrapolation": "auto"}}
 # The sixteenth round's candidate: the fourteenth's, keeping the hold-out's fit of the
 # chosen point instead of refitting it where the folds are one split (the large sets).
