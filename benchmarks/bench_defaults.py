@@ -297,11 +297,11 @@ STARTS = {**RANKS, "start_multiples": (0.3, 1.0, 3.0)}
 # first_fold_screening="auto" (the fifth's) and score_features="auto" (the thirteenth's),
 # with the screening fold's paths run to their last count (screening_stop=False, which the
 # fourteenth round judges), refitted after one hold-out (refit=True, the sixteenth's) and
-# their paths past the linear limit of "auto" (the seventeenth's): "clip" is the estimator
-# at them, the first four rounds' baseline.
+# their paths past the linear limit of "auto" (the seventeenth's), without the additive end
+# (the nineteenth's): "clip" is the estimator at them, the first four rounds' baseline.
 ROUND_BASE = {"extrapolation": "clip", "first_fold_screening": False,
               "score_features": "features", "screening_stop": False, "refit": True,
-              "attention_shrinkages": ("auto",)}
+              "attention_shrinkages": ("auto",), "additive_end": False}
 FIRST_ROUND = {
     "skip": SKIP,
     "skip, ranks": RANKS,

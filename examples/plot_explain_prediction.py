@@ -19,7 +19,8 @@ other measurements. The cultivar is not a feature: it shows whether the rows
 a wine attends to are wines like it.
 
 The model is :class:`~sklearn_softattn.SoftmaxAttentionRegressorCV` with its
-defaults; beside it, for contrast, :class:`~sklearn_softattn.SoftmaxAttentionRegressor`
+defaults but ``additive_end=False``: the additive end, which its folds may take
+in the attention's place, has no rows to explain a prediction by. Beside it, for contrast, :class:`~sklearn_softattn.SoftmaxAttentionRegressor`
 with its default ``attention_scale`` (0.03), close to least squares, where every
 row gets nearly the same weight and no few rows explain a prediction.
 
@@ -61,7 +62,7 @@ small = dict(attention_scales=[0.0, 1.0], shrinkages=[0.0], cv=3, max_iters=30) 
 models = {
     "least squares": LinearRegression(),
     "attention, default scale": SoftmaxAttentionRegressor(random_state=0),
-    "attention CV": SoftmaxAttentionRegressorCV(**small, random_state=0),
+    "attention CV": SoftmaxAttentionRegressorCV(**small, additive_end=False, random_state=0),
 }
 for name, model in models.items():
     model.fit(X_train, y_train)

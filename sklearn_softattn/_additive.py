@@ -23,7 +23,10 @@ ALPHAS = np.logspace(-1, 3, 9)
 
 def fit_additive(X, Y, sample_weight):
     """The additive end fitted on the rows ``X``, ``Y`` (2-D): its fitted spline map, its
-    coefficients on the splines (n_targets, n_splines) and its intercept (n_targets,)."""
+    coefficients on the splines (n_targets, n_splines) and its intercept (n_targets,).
+    The weights count relative to their mean, so that the penalties are unit weights'
+    whatever the weights' scale, which may lie beyond the range of ``X``'s dtype."""
+    sample_weight = sample_weight / sample_weight.mean()
     splines = SplineTransformer(n_knots=4, extrapolation="constant")
     S = splines.fit_transform(X, sample_weight=sample_weight)
     ridge = RidgeCV(alphas=ALPHAS).fit(S, Y, sample_weight=sample_weight)

@@ -151,7 +151,10 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         with distance scores, so a row of weight ``w_j`` counts ``w_j`` times (and,
         as in ``predict``, ``x`` is first clipped and pulled back as
         ``extrapolation`` says). With local attention, only the row's nearest
-        context rows in the fitted metric have a nonzero weight.
+        context rows in the fitted metric have a nonzero weight. A model without
+        attention (``attention_scale_`` 0: the linear limit, or the additive end of
+        :class:`SoftmaxAttentionRegressorCV`) gives every context row its share of
+        ``context_weight_``, and ``predict`` does not read the weights.
 
         Parameters
         ----------

@@ -35,35 +35,49 @@ def test_the_additive_end_is_ridge_on_each_features_splines_flat_beyond_the_rang
     assert far == pytest.approx(edge, abs=0.1)  # 2.0 is near the largest training value
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_weights_count_relative_to_their_mean(dtype):
+    X, y = additive_data(200)
+    X = X.astype(dtype)
+    weights = np.random.RandomState(0).uniform(0.5, 2.0, len(y))
+    fit = fit_additive(X, y[:, None], weights)
+    for scale in (1e-200, 1e200):  # beyond float32's range
+        scaled = fit_additive(X, y[:, None], weights * scale)
+        assert np.allclose(predict_additive(*scaled, X), predict_additive(*fit, X))
+    unit = fit_additive(X, y[:, None], np.ones(len(y)))
+    assert np.allclose(predict_additive(*unit, X)[:, 0],
+                       reference().fit(X, y).predict(X), atol=1e-5)
+
+
 def test_the_folds_take_the_additive_end_where_the_target_is_additive():
     X, y = additive_data(600)
     X_test, y_test = additive_data(300, random_state=1, noise=0.0)
-    cv = SoftmaxAttentionRegressorCV(additive_end=True, random_state=0).fit(X, y)
+    cv = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
     assert cv.additive_end_ and cv.additive_scores_.shape == (cv.score_path_.shape[-1],)
     assert np.allclose(cv.predict(X_test), reference().fit(X, y).predict(X_test))
     assert cv.coef_.shape == (18,) and cv.n_iter_ == 0
-    without = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    without = SoftmaxAttentionRegressorCV(additive_end=False, random_state=0).fit(X, y)
     assert cv.score(X_test, y_test) > without.score(X_test, y_test)
 
 
 def test_where_a_linear_model_is_right_the_folds_keep_the_chosen_point():
     X, y = make_regression(400, 5, noise=5.0, random_state=0)
-    cv = SoftmaxAttentionRegressorCV(additive_end=True, random_state=0).fit(X, y)
-    without = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    cv = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    without = SoftmaxAttentionRegressorCV(additive_end=False, random_state=0).fit(X, y)
     assert not cv.additive_end_ and cv.best_params_ == without.best_params_
     assert np.array_equal(cv.predict(X), without.predict(X))
 
 
 def test_without_the_option_nothing_is_scored():
     X, y = additive_data(100)
-    cv = SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3).fit(X, y)
+    cv = SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3, additive_end=False).fit(X, y)
     assert cv.additive_scores_ is None and not cv.additive_end_
 
 
 def test_several_targets_and_a_scorer():
     X, y = additive_data(300)
     Y = np.c_[y, -2 * y]
-    cv = SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3, additive_end=True,
+    cv = SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3,
                                      scoring="neg_mean_absolute_error").fit(X, Y)
     assert cv.additive_end_ and np.all(cv.additive_scores_ < 0)
     assert cv.predict(X[:4]).shape == (4, 2)

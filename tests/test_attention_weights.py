@@ -18,7 +18,8 @@ ESTIMATORS = {
     "base": lambda **kw: SoftmaxAttentionRegressor(1.0, balance_strength=0.0, max_iter=30, random_state=0,
                                                    **kw),
     "cv": lambda **kw: SoftmaxAttentionRegressorCV(attention_scales=[0.01, 1.0], balance_strengths=[0.0],
-                                                   cv=3, max_iters=30, random_state=0, **kw),
+                                                   cv=3, max_iters=30, additive_end=False,
+                                                   random_state=0, **kw),
 }
 
 

@@ -30,9 +30,10 @@ from sklearn_softattn.datasets import make_gaussian_regression
 # The one-standard-error rule, which some tests below rely on: the default ("best")
 # chooses a sharper point wherever it scores higher, however little.
 # The paper's layer on a warm-started gd path (the defaults until the in-context layer
-# with L-BFGS replaced it): the path mechanics below are shown on it.
+# with L-BFGS replaced it): the path mechanics below are shown on it, without the additive
+# end, which would take its place on Friedman's data (tests/test_additive.py).
 PAPER = dict(target_tokens=False, attention_scores="bilinear", solver="gd",
-             path_warm_start=True, path_early_stop=True, renormalize=True)
+             path_warm_start=True, path_early_stop=True, renormalize=True, additive_end=False)
 FAST = dict(attention_scales=[0.01, 0.5, 2.0], balance_strengths=[0.0, 10.0], shrinkages=[0.0], cv=3,
             selection_rule="1se", max_iters=100, random_state=0, **PAPER)
 
@@ -290,7 +291,8 @@ def test_without_warm_starts_each_point_is_the_base_estimator_at_its_scale(small
     assert not np.allclose(warm[1].K, alone.K)  # the warm start mattered here
     reg = SoftmaxAttentionRegressorCV(attention_scales=[0.3, 3.0], balance_strengths=[0.0],
                                       shrinkages=[0.0], max_iters=(5, 15), selection_rule="1se",
-                                      path_warm_start=False, cv=3, **params).fit(X, y)
+                                      path_warm_start=False, cv=3, additive_end=False,
+                                      **params).fit(X, y)
     base = SoftmaxAttentionRegressor(reg.best_params_["attention_scale"], balance_strength=0.0, shrinkage=0.0,
                                      max_iter=reg.best_params_["max_iter"], **params).fit(X, y)
     assert reg.best_params_["attention_scale"] == 3.0
@@ -727,7 +729,7 @@ def test_auto_extrapolation_reads_far_rows_as_the_linear_limits_folds_score_high
     # A linear limit alone: its far validation rows read as they are score higher where
     # the trend goes on (target 1), pulled back where it stops (target 2).
     X, y = heavy_tailed_rows[0], heavy_tailed_rows[target]
-    kw = dict(attention_scales=[0.0], random_state=0)
+    kw = dict(attention_scales=[0.0], additive_end=False, random_state=0)
     auto = SoftmaxAttentionRegressorCV(extrapolation="auto", **kw).fit(X, y)
     fits = {e: SoftmaxAttentionRegressorCV(extrapolation=e, **kw).fit(X, y)
             for e in ("radius", "clip")}
@@ -757,7 +759,8 @@ def test_without_refit_the_model_is_the_chosen_point_as_its_single_fold_fitted_i
     X, y = friedman
     split = ShuffleSplit(1, test_size=0.25, random_state=0)
     train = next(split.split(X))[0]
-    kw = dict(shrinkages=("auto",), cv=split, context_neighbors=None, random_state=0)
+    kw = dict(shrinkages=("auto",), cv=split, context_neighbors=None, additive_end=False,
+              random_state=0)
     kept = SoftmaxAttentionRegressorCV(refit=refit, **kw).fit(X, y)
     refitted = SoftmaxAttentionRegressorCV(refit=True, **kw).fit(X, y)
     assert kept.best_params_ == refitted.best_params_
@@ -1020,7 +1023,8 @@ def test_the_refit_is_the_base_estimator_at_best_params(friedman, params):
     X, y = friedman
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        cv = SoftmaxAttentionRegressorCV(**{"random_state": 0, **params}).fit(X, y)
+        cv = SoftmaxAttentionRegressorCV(**{"random_state": 0, "additive_end": False,
+                                            **params}).fit(X, y)
         by_hand = _refit_by_hand(cv, X, y)
     np.testing.assert_array_equal(by_hand.predict(X), cv.predict(X))  # bit for bit
     assert by_hand.attention_scale_ == cv.attention_scale_
