@@ -195,7 +195,10 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     :class:`SoftmaxAttentionRegressor` with the chosen parameters
     (``best_params_``), so where the data are linear the model is linear; above
     10 000 rows, where it is validated on one hold-out, it is kept as the
-    hold-out's training rows fitted it (``refit``).
+    hold-out's training rows fitted it (``refit``). The same folds also score an
+    additive model, ridge regression on each feature's splines, which is the
+    model instead where it leads the chosen point by the rule's margin
+    (``additive_end``).
 
     By default the layer is the in-context one, fitted with L-BFGS: every context
     token carries its target as well as its features, and the scores are

@@ -139,10 +139,11 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
             verdict = _block(page_of_round, name, command)
             assert verdict.startswith(table)
             assert verdict.endswith(blocks[blocks.index(table) + 1] + ".")
-        every_model, first_sets, later_sets = tables[len(rounds):len(rounds) + 3]
+        every_model, first_sets, later_sets, last_sets = tables[len(rounds):len(rounds) + 4]
         assert every_model in page
         assert _block("development_sets.md", "development sets", command) == first_sets
         assert _block("development_later.md", "development later", command) == later_sets
+        assert _block("development_large.md", "development latest", command) == last_sets
         for part in _block("development_large.md", "development large", command).split("\n\n"):
             assert part in blocks
 
