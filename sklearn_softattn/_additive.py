@@ -2,8 +2,8 @@
 
 Ridge regression on each feature's cubic B-splines
 (:class:`~sklearn.preprocessing.SplineTransformer`: four knots over the training range,
-flat beyond it), its penalty chosen among :data:`ALPHAS` by
-:class:`~sklearn.linear_model.RidgeCV`'s efficient leave-one-out. The cross-validated
+flat beyond it), its penalty chosen among :data:`ALPHAS` by efficient leave-one-out, as
+:class:`~sklearn.linear_model.RidgeCV` chooses it (:func:`ridge_loo`). The cross-validated
 estimator's folds may take it in place of the attention's chosen point
 (``additive_end``); the model is then a linear limit whose ``coef`` reads the splines
 (:attr:`~._layer.FittedLayer.spline_map`).
@@ -12,7 +12,6 @@ estimator's folds may take it in place of the attention's chosen point
 from dataclasses import replace
 
 import numpy as np
-from sklearn.linear_model import RidgeCV
 from sklearn.preprocessing import SplineTransformer
 
 # The ridge penalties (on the splines' coefficients, as they are): from 0.1, since smaller
@@ -29,9 +28,36 @@ def fit_additive(X, Y, sample_weight):
     sample_weight = sample_weight / sample_weight.mean()
     splines = SplineTransformer(n_knots=4, extrapolation="constant")
     S = splines.fit_transform(X, sample_weight=sample_weight)
-    ridge = RidgeCV(alphas=ALPHAS).fit(S, Y, sample_weight=sample_weight)
-    return (splines, np.atleast_2d(ridge.coef_).astype(X.dtype, copy=False),
-            np.atleast_1d(ridge.intercept_).astype(X.dtype, copy=False))
+    coef, intercept, _ = ridge_loo(S, Y, sample_weight, ALPHAS)
+    return splines, coef.astype(X.dtype), intercept.astype(X.dtype)
+
+
+def ridge_loo(X, Y, sample_weight, alphas):
+    """Ridge regression of ``Y`` (2-D) on ``X`` with an unpenalized intercept, its penalty
+    the one of ``alphas`` whose leave-one-out squared errors (weighted, over the rows and
+    targets) have the least mean, the first of equals: :class:`~sklearn.linear_model.RidgeCV`'s
+    choice with its default scoring. One eigendecomposition of the centred, weighted
+    ``Xᵀ X`` serves every penalty, and each costs O(n_samples · n_features): ``(coef
+    (n_targets, n_features), intercept (n_targets,), alpha)``, in float64."""
+    X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=np.float64)
+    share = sample_weight / sample_weight.sum()
+    x_mean, y_mean = share @ X, share @ Y
+    root = np.sqrt(sample_weight)[:, None]
+    Xc, Yc = (X - x_mean) * root, (Y - y_mean) * root
+    eigvals, V = np.linalg.eigh(Xc.T @ Xc)
+    eigvals = np.maximum(eigvals, 0.0)  # (rounding: the splines of a feature sum to one)
+    P = Xc @ V  # the rows in the eigenbasis
+    PY, P2 = P.T @ Yc, P * P
+    errors = []
+    for alpha in alphas:
+        shrink = 1.0 / (eigvals + alpha)
+        # The hat matrix's diagonal: the intercept's share of each row, then the ridge's.
+        hat = share + P2 @ shrink
+        residual = Yc - P @ (shrink[:, None] * PY)
+        errors.append(np.mean((residual / (1.0 - hat)[:, None]) ** 2))
+    alpha = alphas[int(np.argmin(errors))]
+    coef = (V @ (PY / (eigvals + alpha)[:, None])).T
+    return coef, y_mean - coef @ x_mean, alpha
 
 
 def predict_additive(splines, coef, intercept, X):
