@@ -41,7 +41,16 @@ from ._layer import (
     handles_float_errors,
     linear_limit,
 )
-from ._path import _fold_scores, _label, as_given, attention_path, score_predictions, screened
+from ._path import (
+    SKIPPED,
+    _fold_scores,
+    _label,
+    as_given,
+    attention_path,
+    linear_end,
+    score_predictions,
+    screened,
+)
 from ._problem import build_problem, context_rows, positive_rows
 from ._ranks import fit_normal_scores, normal_scores
 
@@ -290,7 +299,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
 
     first_fold_screening : "auto" or bool, default="auto"
         Fit the first fold alone first; on the others, a path goes on past its
-        linear limit only if it scored above the best linear limit on that fold.
+        linear limit, and the additive end (``additive_end``) is scored, only if
+        it scored above the best linear limit on that fold.
         Where the data are linear the fit costs about a fifth as much; a path
         that the first fold alone misjudges is lost. ``"auto"``: screen from
         1000 rows of positive weight on, where one fold's validation score is
@@ -441,7 +451,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
 
     additive_scores_ : ndarray of shape (n_folds,) or None
         The additive end's validation score on each fold (the folds of
-        ``score_path_``); None without ``additive_end``.
+        ``score_path_``), -inf on those the first fold screened it from
+        (``first_fold_screening``); None without ``additive_end``.
 
     attention_scale_ : float
         The refitted layer's sharpness: the Frobenius norm of ``key_query_`` in
@@ -892,20 +903,26 @@ intercept_, n_iter_, loss_curve_
         if not self.additive_end:
             return
         scorer = self._scorer()
-        scores = []
-        for train, test in folds:
+        screens = (self._screens(sample_weight) and len(folds) > 1
+                   and self.attention_scales_[0] == 0)
+        scores, screened_out = np.full(len(folds), SKIPPED), False
+        for k, (train, test) in enumerate(folds):
+            if k == 1 and screens and not scores[0] > linear_end(self.score_path_[..., 0]):
+                screened_out = True  # by the first fold, as the paths are
+                break
             fit = fit_additive(*positive_rows(X[train], Y[train], sample_weight[train], 2))
             y_pred = as_given(predict_additive(*fit, X[test]), y_ndim)
-            scores.append(score_predictions(scorer, y_pred, as_given(Y[test], y_ndim),
-                                            sample_weight[test]))
-        self.additive_scores_ = np.array(scores)
+            scores[k] = score_predictions(scorer, y_pred, as_given(Y[test], y_ndim),
+                                          sample_weight[test])
+        self.additive_scores_ = scores
         kept = scorable(self.score_path_)[1]
         self.additive_end_ = leads(self.additive_scores_[kept], self.score_path_[point][kept],
                                    self.selection_rule)
         if self.verbose:
             print(f"the additive end: mean validation score "
                   f"{self.additive_scores_[kept].mean():.6g}, "
-                  f"{'taken' if self.additive_end_ else 'not taken'}")
+                  f"{'taken' if self.additive_end_ else 'not taken'}"
+                  f"{' (screened out by the first fold)' if screened_out else ''}")
 
     def _fit_additive_end(self, X, Y, sample_weight, y_ndim):
         """Fit the additive end on all the rows and store it: a linear limit whose

@@ -37,10 +37,16 @@ def screened(scores, attention_paths):
     balance strengths, shrinkages), from scale 0: those whose best point past the linear
     limit scored above the best linear limit there. Where the data are linear, the other
     folds then fit the linear limits only."""
-    linear = np.nanmax(np.where(np.isfinite(scores[0]), scores[0], -np.inf))
+    linear = linear_end(scores)
     past = scores[1:].reshape(-1, *scores.shape[2:])
     best = np.max(np.where(np.isfinite(past), past, -np.inf), axis=0, initial=-np.inf)
     return attention_paths & (best > linear)
+
+
+def linear_end(scores):
+    """The best linear limit's score among a fold's ``scores`` (scales first, scale 0
+    the first), -inf where none is finite."""
+    return np.max(np.where(np.isfinite(scores[0]), scores[0], -np.inf), initial=-np.inf)
 
 
 def _label(value):
