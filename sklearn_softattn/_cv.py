@@ -918,11 +918,13 @@ intercept_, n_iter_, loss_curve_
         kept = scorable(self.score_path_)[1]
         self.additive_end_ = leads(self.additive_scores_[kept], self.score_path_[point][kept],
                                    self.selection_rule)
-        if self.verbose:
+        if self.verbose and screened_out:
+            print(f"the additive end: validation score {scores[0]:.6g} on the first fold, "
+                  "not above its linear end: screened out")
+        elif self.verbose:
             print(f"the additive end: mean validation score "
                   f"{self.additive_scores_[kept].mean():.6g}, "
-                  f"{'taken' if self.additive_end_ else 'not taken'}"
-                  f"{' (screened out by the first fold)' if screened_out else ''}")
+                  f"{'taken' if self.additive_end_ else 'not taken'}")
 
     def _fit_additive_end(self, X, Y, sample_weight, y_ndim):
         """Fit the additive end on all the rows and store it: a linear limit whose

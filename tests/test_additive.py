@@ -92,14 +92,15 @@ def test_where_a_linear_model_is_right_the_folds_keep_the_chosen_point():
     assert np.array_equal(cv.predict(X), without.predict(X))
 
 
-def test_the_first_fold_screens_the_additive_end_as_it_screens_the_paths():
+def test_the_first_fold_screens_the_additive_end_as_it_screens_the_paths(capsys):
     # From 1000 rows the other folds score it only where the first fold's scored it
     # above the linear end there.
     X, y = make_regression(1200, 5, noise=5.0, random_state=0)
-    cv = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    cv = SoftmaxAttentionRegressorCV(random_state=0, verbose=1).fit(X, y)
     linear = cv.score_path_[0, ..., 0].max()
     assert cv.additive_scores_[0] <= linear and np.all(cv.additive_scores_[1:] == -np.inf)
     assert not cv.additive_end_
+    assert "not above its linear end: screened out" in capsys.readouterr().out
     every = SoftmaxAttentionRegressorCV(first_fold_screening=False, random_state=0).fit(X, y)
     assert every.additive_scores_[0] == cv.additive_scores_[0]
     assert np.all(np.isfinite(every.additive_scores_))
