@@ -23,7 +23,8 @@ class ScorePathDisplay:
     ``balance_strength`` and ``shrinkage``): the mean validation score over
     the folds against ``attention_scale`` (log axis), with a band of one
     standard deviation of the folds' scores, the chosen point marked and the
-    linear limit labelled. A path that starts at the linear limit itself
+    linear limit labelled; the additive end's mean score, where the folds scored
+    it, is a dashed level. A path that starts at the linear limit itself
     (``attention_scale=0``, as the default grid does) is drawn on a symmetric
     log axis, linear up to its first positive scale, so that 0 has a place. A
     point that a fold's path skipped (its early stop) is a gap in its line. Use
@@ -49,6 +50,14 @@ class ScorePathDisplay:
     score_name : str, default="R²"
         The name of the score, for the y axis.
 
+    additive_score : float, default=None
+        The additive end's mean validation score, drawn as a dashed level; None
+        or not finite (the first fold screened it out): not drawn.
+
+    additive_taken : bool, default=False
+        Whether the model is the additive end rather than the chosen point: the
+        level's label says so.
+
     Attributes
     ----------
     ax_ : matplotlib Axes
@@ -66,6 +75,9 @@ class ScorePathDisplay:
 
     chosen_ : matplotlib Line2D
         The marker of the chosen point.
+
+    additive_line_ : matplotlib Line2D or None
+        The additive end's level; None where it is not drawn.
 
     See Also
     --------
@@ -89,12 +101,15 @@ class ScorePathDisplay:
     >>> plt.close(display.figure_)
     """
 
-    def __init__(self, *, attention_scales, scores, labels, chosen, score_name="R²"):
+    def __init__(self, *, attention_scales, scores, labels, chosen, score_name="R²",
+                 additive_score=None, additive_taken=False):
         self.attention_scales = attention_scales
         self.scores = scores
         self.labels = labels
         self.chosen = chosen
         self.score_name = score_name
+        self.additive_score = additive_score
+        self.additive_taken = additive_taken
 
     def plot(self, ax=None, *, std_display_style="fill_between", line_kw=None,
              fill_between_kw=None, chosen_kw=None):
@@ -122,7 +137,7 @@ class ScorePathDisplay:
         -------
         display : ScorePathDisplay
             The display, with ``ax_``, ``figure_``, ``lines_``,
-            ``fill_between_`` and ``chosen_`` set.
+            ``fill_between_``, ``chosen_`` and ``additive_line_`` set.
         """
         check_matplotlib_support(f"{type(self).__name__}.plot")
         import matplotlib.pyplot as plt
@@ -156,6 +171,11 @@ class ScorePathDisplay:
                "label": f"chosen: attention_scale={scales[scale]:.3g}, {self.labels[j]}",
                **(chosen_kw or {})}
         )
+        self.additive_line_ = None
+        if self.additive_score is not None and np.isfinite(self.additive_score):
+            self.additive_line_ = ax.axhline(
+                self.additive_score, color="0.3", linestyle="--", linewidth=1,
+                label="additive end" + (": the model" if self.additive_taken else ""))
         positive = scales[scales > 0]
         if scales[0] == 0:
             ax.annotate("linear limit", xy=(0, mean[0].max()), xytext=(0, 12),
@@ -227,6 +247,9 @@ class ScorePathDisplay:
             labels=labels,
             chosen=chosen,
             score_name=_score_name(estimator.scoring) if score_name is None else score_name,
+            additive_score=(None if estimator.additive_scores_ is None else
+                            float(np.mean(estimator.additive_scores_))),
+            additive_taken=estimator.additive_end_,
         )
         return display.plot(ax=ax, std_display_style=std_display_style, line_kw=line_kw,
                             fill_between_kw=fill_between_kw, chosen_kw=chosen_kw)

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import clone
-from sklearn.datasets import make_friedman1
+from sklearn.datasets import make_friedman1, make_regression
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import ShuffleSplit
 
@@ -87,7 +87,8 @@ def test_plot_on_given_axes_and_without_band(fitted):
     assert not left.lines
     # The display draws again elsewhere.
     display.plot(ax=left)
-    assert display.ax_ is left and len(left.lines) == 5  # four lines and the marker
+    # Four lines, the marker and the additive end's level.
+    assert display.ax_ is left and len(left.lines) == 6 and display.additive_line_ in left.lines
     with pytest.raises(ValueError, match="std_display_style"):
         display.plot(std_display_style="errorbar")
 
@@ -171,3 +172,24 @@ def test_an_auto_shrinkage_is_labelled_by_name():
     display = ScorePathDisplay.from_estimator(est)
     assert [line.get_label() for line in display.lines_] == ["shrinkage=0", "shrinkage=auto"]
     assert display.chosen[1] == list(est.shrinkages_).index(est.best_params_["shrinkage"])
+
+
+def test_the_additive_end_is_a_level_labelled_by_whether_it_is_the_model():
+    rng = np.random.RandomState(0)
+    X = rng.uniform(-2, 2, (300, 3))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2 + 0.1 * rng.randn(300)
+    taken = SoftmaxAttentionRegressorCV(cv=3, random_state=0).fit(X, y)
+    display = ScorePathDisplay.from_estimator(taken)
+    assert taken.additive_end_
+    assert display.additive_line_.get_label() == "additive end: the model"
+    assert display.additive_line_.get_ydata()[0] == pytest.approx(taken.additive_scores_.mean())
+    plt.close(display.figure_)
+    without = clone(taken).set_params(additive_end=False).fit(X, y)
+    display = ScorePathDisplay.from_estimator(without)
+    assert display.additive_line_ is None
+    plt.close(display.figure_)
+    X, y = make_regression(1200, 5, noise=5.0, random_state=0)  # screened out: not drawn
+    screened = SoftmaxAttentionRegressorCV(random_state=0).fit(X, y)
+    display = ScorePathDisplay.from_estimator(screened)
+    assert display.additive_line_ is None
+    plt.close(display.figure_)
