@@ -49,6 +49,8 @@ def test_the_penalty_and_fit_are_ridgecvs(n_targets, weighted):
     coef, intercept, alpha = ridge_loo(X, Y, weights, alphas)
     ridge = RidgeCV(alphas=alphas).fit(X, Y, sample_weight=weights)
     assert alpha == ridge.alpha_
+    blocked = ridge_loo(X, Y, weights, alphas, block_rows=7)  # rows read 7 at a time
+    assert blocked[2] == alpha and np.allclose(blocked[0], coef, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(coef, np.atleast_2d(ridge.coef_), atol=1e-10)
     np.testing.assert_allclose(intercept, np.atleast_1d(ridge.intercept_), atol=1e-10)
     # Leave-one-out, row by row: the weighted mean squared error of each penalty.
