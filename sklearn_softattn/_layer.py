@@ -86,7 +86,8 @@ class FittedLayer:
     ``key_query_``), the others (:data:`PRIVATE`) as private attributes.
     ``key_query`` and ``value`` are zero at the linear limit, which predicts with
     ``coef`` and ``intercept``; with a ``spline_map`` (the additive end,
-    :mod:`._additive`), ``coef`` reads each feature's splines.
+    :mod:`._additive`: each feature's lowest training value and knot spacing), ``coef``
+    reads each feature's splines.
     """
 
     key_query: np.ndarray
@@ -110,7 +111,7 @@ class FittedLayer:
     covariance: np.ndarray
     score_map: tuple
     score_offset: np.ndarray
-    spline_map: object = None
+    spline_map: tuple = None
 
     PRIVATE = ("attention_scores", "n_neighbors", "distance", "covariance", "score_map",
                "score_offset", "spline_map")

@@ -8,7 +8,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import SplineTransformer
 
 from sklearn_softattn import SoftmaxAttentionRegressorCV
-from sklearn_softattn._additive import ALPHAS, fit_additive, predict_additive, ridge_loo
+from sklearn_softattn._additive import (
+    ALPHAS,
+    fit_additive,
+    predict_additive,
+    ridge_loo,
+    spline_basis,
+)
 from sklearn_softattn._cv import leads
 
 
@@ -33,6 +39,19 @@ def test_the_additive_end_is_ridge_on_each_features_splines_flat_beyond_the_rang
                        reference().fit(X, y).predict(X_new))
     far, edge = predict_additive(*fit, X_new[1:])[:, 0]
     assert far == pytest.approx(edge, abs=0.1)  # 2.0 is near the largest training value
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_splines_are_spline_transformers(dtype):
+    # Uniform knots over each feature's training range, flat beyond it; a constant
+    # feature's splines are 0, as scikit-learn's are.
+    rng = np.random.RandomState(0)
+    X = (rng.randn(200, 3) * [1.0, 5.0, 0.0] + [0.0, 2.0, 7.0]).astype(dtype)
+    rows = np.r_[X, [[1e6, -1e6, 7.0], [3.0, 3.0, 8.0], X.max(axis=0)]].astype(dtype)
+    spline_map = fit_additive(X, X[:, :1], np.ones(len(X)))[0]
+    reference = SplineTransformer(n_knots=4, extrapolation="constant").fit(X)
+    np.testing.assert_allclose(spline_basis(spline_map, rows), reference.transform(rows),
+                               atol=1e-6 if dtype == np.float32 else 1e-12)
 
 
 @pytest.mark.parametrize("n_targets", [1, 3])
