@@ -1,14 +1,12 @@
 """The additive end: one smooth function of each feature, summed.
 
 Ridge regression on each feature's cubic B-splines (:func:`spline_basis`: four uniform knots
-over the training range, flat beyond it, as
-:class:`~sklearn.preprocessing.SplineTransformer` makes them with ``n_knots=4,
-extrapolation="constant"``), its penalty chosen among :data:`ALPHAS` by efficient
-leave-one-out, as
-:class:`~sklearn.linear_model.RidgeCV` chooses it (:func:`ridge_loo`). The cross-validated
-estimator's folds may take it in place of the attention's chosen point
-(``additive_end``); the model is then a linear limit whose ``coef`` reads the splines
-(:attr:`~._layer.FittedLayer.spline_map`).
+over the training range, flat beyond it, as :class:`~sklearn.preprocessing.SplineTransformer`
+makes them with ``n_knots=4, extrapolation="constant"``), its penalty chosen among
+:data:`ALPHAS` by efficient leave-one-out, as :class:`~sklearn.linear_model.RidgeCV` chooses
+it (:func:`ridge_loo`). The cross-validated estimator's folds may take it in place of the
+attention's chosen point (``additive_end``); the model is then a linear limit whose ``coef``
+reads the splines (:attr:`~._layer.FittedLayer.spline_map`).
 """
 
 from dataclasses import replace
