@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from sklearn.linear_model import RidgeCV
 from sklearn.utils import gen_batches
 
 from ._geometry import distance_map, feature_scale, weighted_covariance, whitening
 from ._neighbors import TrainingNeighbors, locality_order
 from ._objective import Objective, Skip, leave_one_out
 from ._ranks import fit_normal_scores, normal_scores
+from ._ridge import ridge_loo
 
 # The ridge penalties among which ``shrinkage="auto"`` chooses (Ridge's alpha on
 # standardized features), by RidgeCV's efficient leave-one-out.
@@ -246,14 +246,13 @@ class Problem:
     def auto_shrinkage(self):
         """The shrinkage that :class:`~sklearn.linear_model.RidgeCV` chooses on the
         training rows' standardized features, among :data:`AUTO_SHRINKAGES`, by
-        its efficient leave-one-out error."""
+        its efficient leave-one-out error (:func:`~._ridge.ridge_loo`)."""
         # Weights over their largest and penalties likewise: the same problem, with
         # weights spanning hundreds of orders of magnitude cannot overflow.
         unit = self.weight.max()
-        ridge = RidgeCV(alphas=AUTO_SHRINKAGES / unit).fit(
-            self.Xc / feature_scale(self.covariance), self.Yc,
-            sample_weight=self.weight / unit)
-        return float(ridge.alpha_ * unit)
+        alpha = ridge_loo(self.Xc / feature_scale(self.covariance), self.Yc,
+                          self.weight / unit, AUTO_SHRINKAGES / unit)[2]
+        return float(alpha * unit)
 
 
 def statistics(X, Y, sample_weight, context, fit_intercept):
