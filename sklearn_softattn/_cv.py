@@ -705,8 +705,11 @@ intercept_, n_iter_, loss_curve_
         return (attention_scale_grid(self.attention_scales, sharpest, start, multiples),
                 max_iter_grid(self.max_iters), balance_strengths, shrinkages, paths)
 
-    def _screens(self, sample_weight):
-        """Whether the first fold screens the others (``first_fold_screening``)."""
+    def _screens(self, sample_weight, folds, scales):
+        """Whether the first fold screens the others (``first_fold_screening``): there
+        are others, and the paths start at the linear limit that screening compares with."""
+        if len(folds) < 2 or scales[0] != 0:
+            return False
         if self.first_fold_screening == "auto":
             return from_rows(sample_weight, SCREENING_ROWS)
         return self.first_fold_screening
@@ -851,7 +854,7 @@ intercept_, n_iter_, loss_curve_
                        linear_extrapolation=AUTO_EXTRAPOLATION[1] if auto else None,
                        keep_fits=keep_fit)
         scores = []
-        if self._screens(sample_weight) and len(folds) > 1 and scales[0] == 0:
+        if self._screens(sample_weight, folds, scales):
             # The first fold alone: on the others, a path goes on past its linear limit
             # only where it scored above the linear end there.
             scores.append(_fold_scores(*fold_args(0), attention_paths=attention_paths,
@@ -903,8 +906,7 @@ intercept_, n_iter_, loss_curve_
         if not self.additive_end:
             return
         scorer = self._scorer()
-        screens = (self._screens(sample_weight) and len(folds) > 1
-                   and self.attention_scales_[0] == 0)
+        screens = self._screens(sample_weight, folds, self.attention_scales_)
         scores, screened_out = np.full(len(folds), SKIPPED), False
         for k, (train, test) in enumerate(folds):
             if k == 1 and screens and not scores[0] > linear_end(self.score_path_[..., 0]):
