@@ -66,7 +66,7 @@ from _common import (
     write_summary,
 )
 from sklearn_softattn import SoftmaxAttentionRegressorCV
-from sklearn_softattn._cv import choose_point, scorable
+from sklearn_softattn._cv import choose_point, leads, scorable
 from sklearn_softattn._grid import inner_folds
 
 MAX_ROWS, LARGE_ROWS, LARGE_MAX_ROWS, N_FOLDS = 5000, 10_000, 20_000, 3
@@ -153,10 +153,9 @@ def fold_scores(X, y, train, test, cache=lambda part, compute: compute()):
 
 def choose(fold, end, margin):
     """Whether a fold's choice takes the additive ``end``: its mean validation R² above
-    the chosen point's by more than ``margin`` paired standard errors."""
-    gaps = np.subtract(fold["validation"][end], fold["validation"]["chosen point"])
-    error = gaps.std(ddof=1) / np.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
-    return bool(gaps.mean() > margin * error)
+    the chosen point's by more than ``margin`` paired standard errors (the CV
+    estimator's :func:`~sklearn_softattn._cv.leads`)."""
+    return leads(fold["validation"][end], fold["validation"]["chosen point"], margin)
 
 
 def with_choices(fold):

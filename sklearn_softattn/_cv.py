@@ -157,15 +157,15 @@ REPRESENTATIONS = ({"score_features": "features"},
 REPRESENTATION_ROWS = 2000
 
 
-def leads(scores, over, selection_rule="2se"):
-    """Whether the fold-by-fold ``scores`` lead those of ``over`` by the margin of
-    ``selection_rule``: their differences' mean above as many standard errors of them
-    as the rule counts (above 0 for ``"best"`` or a single fold)."""
+def leads(scores, over, n_errors):
+    """Whether the fold-by-fold ``scores`` lead those of ``over`` by ``n_errors``
+    standard errors of their differences (a selection rule's margin: :data:`N_ERRORS`):
+    their mean above that many (above 0 for a single fold)."""
     gaps = np.asarray(scores) - np.asarray(over)
     if not np.all(np.isfinite(gaps)):
         return False
     error = gaps.std(ddof=1) / np.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
-    return bool(gaps.mean() > N_ERRORS[selection_rule] * error)
+    return bool(gaps.mean() > n_errors * error)
 
 
 def from_rows(sample_weight, rows):
@@ -919,7 +919,7 @@ intercept_, n_iter_, loss_curve_
         self.additive_scores_ = scores
         kept = scorable(self.score_path_)[1]
         self.additive_end_ = leads(self.additive_scores_[kept], self.score_path_[point][kept],
-                                   self.selection_rule)
+                                   N_ERRORS[self.selection_rule])
         if self.verbose and screened_out:
             print(f"the additive end: validation score {scores[0]:.6g} on the first fold, "
                   "not above its linear end: screened out")

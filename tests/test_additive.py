@@ -9,7 +9,7 @@ from sklearn.preprocessing import SplineTransformer
 
 from sklearn_softattn import SoftmaxAttentionRegressorCV
 from sklearn_softattn._additive import ALPHAS, fit_additive, predict_additive, spline_basis
-from sklearn_softattn._cv import leads
+from sklearn_softattn._cv import N_ERRORS, leads
 
 
 def additive_data(n, random_state=0, noise=0.1):
@@ -122,4 +122,4 @@ def test_several_targets_and_a_scorer():
     ([np.nan, 0.9], [0.5, 0.5], "best", False),  # a fold it could not score
 ])
 def test_a_lead_by_the_rules_margin(scores, over, rule, expected):
-    assert leads(scores, over, rule) is expected
+    assert leads(scores, over, N_ERRORS[rule]) is expected
