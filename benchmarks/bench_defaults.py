@@ -21,8 +21,9 @@ cached outside the repository (``$SOFTATTN_BENCHMARK_CACHE``); a run
 resumes where the last stopped. A first run of the confirmation half, its six peers and
 the defaults, takes about 4 minutes on 2 cores; the development half's large sets about
 2 minutes per model, a candidate with restarts about 5. The summary is
-``results/defaults_<half>[_large].csv``, which the tables of the selection, development,
-development_sets and confirmation pages come from; ``--analyse`` prints the large sets'
+``results/defaults_<half>[_large].csv`` (on the development half, the candidates of the
+rounds from :data:`LATEST` on in ``defaults_development_latest.csv``), which the tables of
+the selection, development, development_sets and confirmation pages come from; ``--analyse`` prints the large sets'
 tables too where their summary exists, on the confirmation half whether the defaults meet
 the targets set for it (:func:`must_show`), and on the development half each model's headroom
 over the defaults the rounds chose: how much the better of the two on each set would add
@@ -254,7 +255,6 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -534,6 +534,48 @@ def summary_path(which, large=False, fifth=False):
     return RESULTS / f"defaults_{which}{'_fifth' if fifth else ''}{'_large' if large else ''}.csv"
 
 
+def round_labels():
+    """The rounds' candidates in three sets: the first round's, the later rounds' up to
+    :data:`LATEST`, and those of the rounds from it on."""
+    rounds = list(ROUNDS.values())
+    latest = list(ROUNDS).index(LATEST)
+    first = set(rounds[0][0])
+    later = {label for labels, *_ in rounds[1:latest] for label in labels} - first
+    last = {label for labels, *_ in rounds[latest:] for label in labels} - first - later
+    return first, later, last
+
+
+def summary_parts(which, large=False, fifth=False):
+    """``{path: whether a model's rows are in it}``: a reading's summary files. The
+    development half's candidates of the rounds from :data:`LATEST` on have a file of their
+    own (``_latest``), so that each file stays small."""
+    path = summary_path(which, large, fifth)
+    if which != "development" or large or fifth:
+        return {path: lambda label: True}
+    last = round_labels()[2]
+    return {path: lambda label: label not in last,
+            path.with_name(f"{path.stem}_latest.csv"): lambda label: label in last}
+
+
+def read_summaries(which, large=False, fifth=False):
+    """:func:`~_common.read_summary` of a reading's summary files (those that exist)
+    together; ``(None, {})`` where none does."""
+    results, shapes = {}, {}
+    for path in summary_parts(which, large, fifth):
+        if path.exists():
+            part, part_shapes = read_summary(path)
+            results |= part
+            shapes |= part_shapes
+    return dict(sorted(results.items())) or None, shapes  # the order of one file
+
+
+def write_summaries(rows, which, large=False, fifth=False):
+    """Write each of a reading's summary files with its models' ``rows``."""
+    for path, holds in summary_parts(which, large, fifth).items():
+        write_summary(sorted((r for r in rows if holds(r["model"])),
+                             key=lambda r: (r["set"].lower(), r["model"])), path)
+
+
 def with_large_sets(results, large):
     """Each model's sets of ``results`` and, where it has them, of ``large``."""
     return {label: {**by_set, **(large or {}).get(label, {})} for label, by_set in results.items()}
@@ -685,9 +727,9 @@ def headroom(results, reference, shapes, min_rows=None):
 
 
 def analyse(which, fifth=False):
-    results, shapes = read_summary(summary_path(which, fifth=fifth))
+    results, shapes = read_summaries(which, fifth=fifth)
     large_path = summary_path(which, large=True, fifth=fifth)
-    large, large_shapes = read_summary(large_path) if Path(large_path).exists() else (None, {})
+    large, large_shapes = read_summaries(which, large=True, fifth=fifth)
     if large and which == "development":
         large |= {label: large[same] for label, same in LARGE_AS.items()
                   if same in large and label not in large}
@@ -705,11 +747,7 @@ def analyse(which, fifth=False):
     # Every set: the peers and the first round's candidates, then the later rounds' up to
     # LATEST, then theirs from it on (three tables, so that each page that holds one stays
     # readable).
-    rounds = list(ROUNDS.values())
-    latest = list(ROUNDS).index(LATEST)
-    first = set(rounds[0][0])
-    later = {label for labels, *_ in rounds[1:latest] for label in labels} - first
-    last = {label for labels, *_ in rounds[latest:] for label in labels} - first - later
+    first, later, last = round_labels()
     print(by_set({m: r for m, r in results.items() if m not in later | last}, shapes))
     for labels in (later, last):
         if labels & set(results):
@@ -748,12 +786,12 @@ def main(argv=None):
         names = set_names(args.half, args.large, args.fifth)
         labels = args.model or ([*PEERS, "defaults"] if args.fifth else None)
         rows = fit(names, max_rows, labels, args.jobs)
-        path = summary_path(args.half, args.large, args.fifth)
-        if args.model and path.exists():  # some models only: keep the others' rows
-            kept = [r for r in csv.DictReader(open(path, encoding="utf-8"))
-                    if r["model"] not in args.model]
-            rows = kept + rows
-        write_summary(sorted(rows, key=lambda r: (r["set"].lower(), r["model"])), path)
+        reading = (args.half, args.large, args.fifth)
+        if args.model:  # some models only: keep the others' rows
+            rows += [r for path in summary_parts(*reading) if path.exists()
+                     for r in csv.DictReader(open(path, encoding="utf-8"))
+                     if r["model"] not in args.model]
+        write_summaries(rows, *reading)
     if not args.large:
         analyse(args.half, args.fifth)
 
