@@ -155,6 +155,11 @@ REPRESENTATIONS = ({"score_features": "features"},
 # positive weight on (a fold then validates on some 400 rows or more); below, the scores
 # read the features.
 REPRESENTATION_ROWS = 2000
+# With additive_base="auto", the layer fits what an additive model leaves from this many
+# rows of positive weight on, where the folds train on 1600 rows or more, some 270 a
+# feature's six spline coefficients (on fewer, the base can fit a few extreme targets
+# that the layer then cannot undo).
+BASE_ROWS = 2000
 
 
 def leads(scores, over, n_errors):
@@ -170,7 +175,8 @@ def leads(scores, over, n_errors):
 
 def from_rows(sample_weight, rows):
     """Whether an ``"auto"`` that starts at ``rows`` rows applies: at least that many
-    rows of positive weight (:data:`SCREENING_ROWS`, :data:`REPRESENTATION_ROWS`)."""
+    rows of positive weight (:data:`SCREENING_ROWS`, :data:`REPRESENTATION_ROWS`,
+    :data:`BASE_ROWS`)."""
     return np.count_nonzero(sample_weight > 0) >= rows
 
 
@@ -403,6 +409,16 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         ``selection_rule`` (``additive_end_``), and is then fitted on all the rows:
         ``coef_`` holds its coefficients on the splines, and the model has no
         attention. Pass False to keep the layer at the point the folds chose.
+        Not scored with an additive base (``additive_base_``), where the path's
+        linear limit holds it.
+
+    additive_base : bool or "auto", default=False
+        Fit every point of the path, on each fold and in the refit, on what an
+        additive model fitted on the same rows leaves, and predict with the two
+        summed (see :class:`SoftmaxAttentionRegressor`'s ``additive_base``): the
+        linear limit is then the additive model (with a linear term), and the
+        attention models what it misses, such as interactions. ``"auto"``: from
+        2000 rows of positive weight on (``additive_base_``).
 
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
@@ -452,7 +468,11 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     additive_scores_ : ndarray of shape (n_folds,) or None
         The additive end's validation score on each fold (the folds of
         ``score_path_``), -inf on those the first fold screened it from
-        (``first_fold_screening``); None without ``additive_end``.
+        (``first_fold_screening``); None without ``additive_end`` or with an
+        additive base.
+
+    additive_base_ : bool
+        Whether the path was fitted on an additive base (``additive_base``).
 
     attention_scale_ : float
         The refitted layer's sharpness: the Frobenius norm of ``key_query_`` in
@@ -552,6 +572,7 @@ intercept_, n_iter_, loss_curve_
         "screening_stop": ["boolean"],
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
         "additive_end": ["boolean"],
+        "additive_base": ["boolean", StrOptions({"auto"})],
         "extrapolation": [StrOptions({"clip", "radius", "range", "continue", "auto"})],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
@@ -592,6 +613,7 @@ intercept_, n_iter_, loss_curve_
         linear_skip=False,
         score_features="auto",
         additive_end=True,
+        additive_base=False,
         fit_intercept=True,
         extrapolation="radius",
         random_state=None,
@@ -629,6 +651,7 @@ intercept_, n_iter_, loss_curve_
         self.linear_skip = linear_skip
         self.score_features = score_features
         self.additive_end = additive_end
+        self.additive_base = additive_base
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
         self.random_state = random_state
@@ -731,9 +754,10 @@ intercept_, n_iter_, loss_curve_
     def _shared_params(self):
         """The parameters of :class:`SoftmaxAttentionRegressor` that every point shares
         (those of this estimator's that it has too); the refit adds ``best_params_``."""
-        return {name: getattr(self, name)
-                for name in SoftmaxAttentionRegressor._parameter_constraints
-                if name in self._parameter_constraints and name not in CHOSEN}
+        shared = {name: getattr(self, name)
+                  for name in SoftmaxAttentionRegressor._parameter_constraints
+                  if name in self._parameter_constraints and name not in CHOSEN}
+        return {**shared, "additive_base": self.additive_base_}
 
     def _path_params(self, max_iter):
         """The parameters of :class:`SoftmaxAttentionRegressor` of the folds' paths,
@@ -774,7 +798,12 @@ intercept_, n_iter_, loss_curve_
         representations = self._representations(sample_weight)
         candidates = [self] if representations is None else [
             clone(self).set_params(**representation) for representation in representations]
+        base = (from_rows(sample_weight, BASE_ROWS) if self.additive_base == "auto"
+                else self.additive_base)
+        if self.verbose and base:
+            print("an additive base: every point fits what an additive model leaves")
         for candidate in candidates:
+            candidate.additive_base_ = base
             # (context_neighbors applies to distance scores only, where the folds try it.)
             check_layer_params({**candidate.get_params(), "context_neighbors": None})
         y_split = as_given(Y, y_ndim)
@@ -903,7 +932,7 @@ intercept_, n_iter_, loss_curve_
         ``folds`` and set ``additive_scores_``, and ``additive_end_``: whether it leads
         the chosen ``point`` there by the margin of ``selection_rule``."""
         self.additive_scores_, self.additive_end_ = None, False
-        if not self.additive_end:
+        if not self.additive_end or self.additive_base_:
             return
         scorer = self._scorer()
         screens = self._screens(sample_weight, folds, self.attention_scales_)

@@ -185,6 +185,17 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         which heavy tails and outliers do not dominate, as with gradient
         boosting's invariance to monotone maps. Needs ``linear_skip=True``.
 
+    additive_base : bool, default=False
+        First fit an additive model on the training rows: ridge regression on
+        each feature's cubic B-splines (four knots over the training range,
+        flat beyond it), its penalty chosen from 0.1 to 1000 by efficient
+        leave-one-out. The layer is then fitted on what it leaves (its
+        residuals; ``context_targets_`` holds them), and ``predict`` adds the
+        two: one smooth function of each feature, and the attention for what
+        they miss, such as interactions. Its penalty is chosen by
+        leave-one-out over the rows, with the weights counted relative to their
+        mean, so there integer sample weights are not repeated rows.
+
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means. If False, the
         data are assumed centered.
@@ -364,6 +375,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         "context_neighbors": [Interval(Integral, 1, None, closed="left"), None],
         "linear_skip": ["boolean"],
         "score_features": [StrOptions({"features", "ranks"})],
+        "additive_base": ["boolean"],
         "fit_intercept": ["boolean"],
         "extrapolation": [StrOptions({"clip", "radius", "range", "continue"})],
         "warm_start": ["boolean"],
@@ -396,6 +408,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         context_neighbors=None,
         linear_skip=False,
         score_features="features",
+        additive_base=False,
         fit_intercept=True,
         extrapolation="clip",
         warm_start=False,
@@ -424,6 +437,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         self.context_neighbors = context_neighbors
         self.linear_skip = linear_skip
         self.score_features = score_features
+        self.additive_base = additive_base
         self.fit_intercept = fit_intercept
         self.extrapolation = extrapolation
         self.warm_start = warm_start
@@ -498,7 +512,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
                 progress.best_validation_score if self.early_stopping else None
             )
         if self.context_neighbors is not None:
-            every_row = every_row_context(layer, problem.X, problem.Y, problem.weight,
+            every_row = every_row_context(layer, problem.X, problem.given_Y, problem.weight,
                                           self.context_neighbors)
             layer = layer if every_row is None else every_row
         self._store(layer)
@@ -546,10 +560,11 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
             raise AttributeError("partial_fit is only available for attention_scale > 0: "
                                  "attention_scale=0 is the layer's linear limit, which fit "
                                  "computes in closed form.")
-        if self.linear_skip or self.score_features != "features":
+        if self.linear_skip or self.score_features != "features" or self.additive_base:
             raise AttributeError("partial_fit is only available without linear_skip and "
-                                 "with score_features='features': those fit the features' "
-                                 "representation and the linear term on the first batch.")
+                                 "additive_base, and with score_features='features': those "
+                                 "fit the features' representation, the linear term and "
+                                 "the additive model on the first batch.")
         return True
 
     @available_if(_has_iterations)

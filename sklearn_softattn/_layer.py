@@ -87,7 +87,9 @@ class FittedLayer:
     ``key_query`` and ``value`` are zero at the linear limit, which predicts with
     ``coef`` and ``intercept``; with a ``spline_map`` (the additive end,
     :mod:`._additive`: each feature's lowest training value and knot spacing), ``coef``
-    reads each feature's splines.
+    reads each feature's splines. With an additive ``base`` (``additive_base``: the
+    spline map, coefficients and intercept of :func:`~._additive.fit_additive`), the
+    layer models what the base leaves, and its predictions add the base's.
     """
 
     key_query: np.ndarray
@@ -112,9 +114,10 @@ class FittedLayer:
     score_map: tuple
     score_offset: np.ndarray
     spline_map: tuple = None
+    base: tuple = None
 
     PRIVATE = ("attention_scores", "n_neighbors", "distance", "covariance", "score_map",
-               "score_offset", "spline_map")
+               "score_offset", "spline_map", "base")
 
     @staticmethod
     def _attribute(name):
@@ -212,6 +215,7 @@ def fitted_layer(K, V, problem, y_ndim, linear=False):
         covariance=problem.covariance,
         score_map=problem.score_map,
         score_offset=None if problem.score_map is None else problem.score.offset,
+        base=problem.base,
     )
 
 
@@ -247,9 +251,12 @@ def every_row_context(layer, X, Y, sample_weight, k):
     2-D, and positive weights) in its learned metric instead of to its context; None
     where that does not apply: the linear limit (no softmax), bilinear scores, or a
     context that holds every row already. Its parameters (metric, values, offsets)
-    stay as fitted."""
+    stay as fitted; with an additive base, its context targets are what the base
+    leaves of ``Y``."""
     if layer.linear or layer.attention_scores != "distance" or len(layer.context) >= len(X):
         return None
+    if layer.context_targets is not None and layer.base is not None:
+        Y = Y - predict_additive(*layer.base, X)
     return replace(layer, context=X, context_weight=sample_weight, n_neighbors=k,
                    context_targets=None if layer.context_targets is None else Y)
 
@@ -335,8 +342,18 @@ def layer_predict(layer, X, extrapolation="clip"):
     with ``coef``: it has no softmax; at a positive scale the scores read the queries
     of :func:`attention_queries`, and a skip term the features. With a ``spline_map``
     (the additive end, :mod:`._additive`), ``coef`` reads each feature's splines, which
-    are flat beyond the training range.
+    are flat beyond the training range. With an additive ``base``, its predictions (which
+    read ``X`` as given: its splines are flat beyond the training range too) are added.
     """
+    y = _layer_predict(layer, X, extrapolation)
+    if layer.base is None:
+        return y
+    base = predict_additive(*layer.base, X)
+    return y + (base.ravel() if np.ndim(layer.coef) == 1 else base)
+
+
+def _layer_predict(layer, X, extrapolation):
+    """:func:`layer_predict` without the additive base."""
     if layer.spline_map is not None:
         return predict_additive(layer.spline_map, layer.coef, layer.intercept, X)
     if layer.linear:

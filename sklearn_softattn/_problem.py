@@ -13,6 +13,7 @@ from functools import cached_property
 import numpy as np
 from sklearn.utils import gen_batches
 
+from ._additive import fit_additive, predict_additive
 from ._geometry import distance_map, feature_scale, weighted_covariance, whitening
 from ._neighbors import TrainingNeighbors, locality_order
 from ._objective import Objective, Skip, leave_one_out
@@ -166,7 +167,8 @@ class Problem:
     coordinates (:class:`Coordinates`), in which the linear limit and a skip term are
     fitted; the attention (``K``, and ``V``'s first columns) works in ``score``'s, the
     features' own or, with ``score_map`` (:func:`~._ranks.fit_normal_scores`), their
-    normal scores'.
+    normal scores'. With an additive ``base`` (:func:`~._additive.fit_additive`, fitted on
+    the rows), ``Y`` holds what it leaves: the targets less its predictions.
     """
 
     objective: Objective
@@ -190,6 +192,7 @@ class Problem:
     score_map: tuple = None
     context_Y: np.ndarray = None
     target_covariance: np.ndarray = None
+    base: tuple = None
     fit_intercept: bool = True
 
     def queries(self, X):
@@ -210,6 +213,12 @@ class Problem:
     def weight(self):
         """The training rows' sample weights."""
         return self.objective.weight
+
+    @property
+    def given_Y(self):
+        """The training rows' targets as given: ``Y``, plus the base's predictions with
+        an additive base."""
+        return self.Y if self.base is None else self.Y + predict_additive(*self.base, self.X)
 
     @property
     def subsampled(self):
@@ -291,7 +300,13 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     may widen them. The solver works in the coordinates of :class:`Coordinates`; with
     ``score_features="ranks"`` the attention reads the features' normal scores
     (fitted on these rows), with ``linear_skip`` a linear term reads the features.
+    With ``additive_base``, an additive model (:func:`~._additive.fit_additive`) is fitted
+    on the rows first, and the problem's targets are what it leaves.
     """
+    base = None
+    if params.get("additive_base", False):
+        base = fit_additive(X, Y, sample_weight)
+        Y = Y - predict_additive(*base, X)
     n_neighbors, distance_scores = params["n_neighbors"], params["attention_scores"] == "distance"
     if context is None and n_neighbors is not None and n_neighbors + 1 < len(X):
         # Rows near each other next to each other, so that the gathers of local
@@ -370,4 +385,4 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
                    covariance=covariance, loss_scale=loss_scale, score=score,
                    score_map=score_map, context_Y=context_Y,
                    target_covariance=target_covariance,
-                   fit_intercept=params["fit_intercept"])
+                   fit_intercept=params["fit_intercept"], base=base)

@@ -1,4 +1,5 @@
-"""The additive end (sklearn_softattn._additive) and the CV estimator's additive_end."""
+"""The additive model (sklearn_softattn._additive): the CV estimator's additive end, and the
+additive base under the layer (additive_base)."""
 
 import numpy as np
 import pytest
@@ -7,9 +8,9 @@ from sklearn.linear_model import RidgeCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import SplineTransformer
 
-from sklearn_softattn import SoftmaxAttentionRegressorCV
+from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._additive import ALPHAS, fit_additive, predict_additive, spline_basis
-from sklearn_softattn._cv import N_ERRORS, leads
+from sklearn_softattn._cv import BASE_ROWS, N_ERRORS, leads
 
 
 def additive_data(n, random_state=0, noise=0.1):
@@ -123,3 +124,66 @@ def test_several_targets_and_a_scorer():
 ])
 def test_a_lead_by_the_rules_margin(scores, over, rule, expected):
     assert leads(scores, over, N_ERRORS[rule]) is expected
+
+
+# ---------------------------------------------------------------- the additive base
+
+def interacting_data(n, random_state=0, noise=0.1):
+    """:func:`additive_data` plus an interaction of the first and third features, which
+    no sum of one function a feature holds."""
+    X, y = additive_data(n, random_state, noise)
+    return X, y + X[:, 0] * X[:, 2]
+
+
+LAYER = dict(attention_scale=1.0, target_tokens=True, attention_scores="distance",
+             solver="lbfgs", max_iter=30, random_state=0)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("params", [LAYER, {**LAYER, "attention_scale": 0.0},
+                                    {**LAYER, "max_context": 50, "context_neighbors": 10}])
+def test_the_layer_fits_what_the_additive_base_leaves(params):
+    X, y = interacting_data(300)
+    X_new = interacting_data(20, random_state=1)[0]
+    model = SoftmaxAttentionRegressor(additive_base=True, **params).fit(X, y)
+    base = fit_additive(X, y[:, None], np.ones(len(y)))
+    residuals = y - predict_additive(*base, X)[:, 0]
+    layer = SoftmaxAttentionRegressor(**params).fit(X, residuals)
+    np.testing.assert_allclose(model.predict(X_new),
+                               layer.predict(X_new) + predict_additive(*base, X_new)[:, 0],
+                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(model.context_targets_, layer.context_targets_, atol=1e-10)
+
+
+def test_partial_fit_is_not_available_on_an_additive_base():
+    # (The first batch would fit the base, which the later ones could not revise.)
+    assert not hasattr(SoftmaxAttentionRegressor(additive_base=True), "partial_fit")
+    assert hasattr(SoftmaxAttentionRegressor(), "partial_fit")
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_auto_fits_the_path_on_an_additive_base_from_2000_rows():
+    X, y = interacting_data(BASE_ROWS)
+    kw = dict(attention_scales=[0.0], cv=3, additive_base="auto", random_state=0)
+    cv = SoftmaxAttentionRegressorCV(**kw).fit(X, y)
+    assert cv.additive_base_ and cv._base is not None and cv.additive_scores_ is None
+    weights = np.ones(len(y))
+    weights[0] = 0.0  # one row fewer of positive weight
+    below = SoftmaxAttentionRegressorCV(**kw).fit(X, y, sample_weight=weights)
+    assert not below.additive_base_ and below._base is None
+    assert below.additive_scores_ is not None
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_on_an_additive_base_the_folds_find_the_interaction():
+    X, y = interacting_data(600)
+    X_test, y_test = interacting_data(300, random_state=1, noise=0.0)
+    kw = dict(max_iters=(5, 15), random_state=0)
+    on_base = SoftmaxAttentionRegressorCV(additive_base=True, **kw).fit(X, y)
+    assert on_base.best_params_["attention_scale"] > 0
+    refit = SoftmaxAttentionRegressor(**{**on_base._shared_params(), **on_base.best_params_})
+    np.testing.assert_allclose(on_base.predict(X_test), refit.fit(X, y).predict(X_test))
+    additive = reference().fit(X, y)
+    assert on_base.score(X_test, y_test) > additive.score(X_test, y_test) + 0.05
+    without = SoftmaxAttentionRegressorCV(additive_base=False, **kw).fit(X, y)
+    assert on_base.score(X_test, y_test) > without.score(X_test, y_test)

@@ -140,3 +140,18 @@ def test_wrong_number_of_features(kind):
 def test_unfitted(kind):
     with pytest.raises(NotFittedError):
         ESTIMATORS[kind]().attention_weights(np.zeros((2, 10)))
+
+
+@pytest.mark.parametrize("kind", sorted(ESTIMATORS))
+def test_weights_reproduce_predict_on_an_additive_base(kind):
+    # predict adds the base's predictions to the attention's; the context targets are
+    # what the base leaves.
+    from sklearn_softattn._additive import predict_additive
+
+    X, y = _data()
+    est = ESTIMATORS[kind](additive_base=True, target_tokens=True,
+                           attention_scores="distance").fit(X[:100], y[:100])
+    A = est.attention_weights(X[100:])
+    base = predict_additive(*est._base, X[100:])[:, 0]
+    np.testing.assert_allclose(_reconstructed(est, A) + base, est.predict(X[100:]),
+                               rtol=1e-10, atol=1e-10 * np.std(y))
