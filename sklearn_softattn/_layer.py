@@ -335,7 +335,7 @@ def softmax_inputs(layer, X, extrapolation):
     return X, Zq, Zc, predict_neighbors(layer, Zq, Zc)
 
 
-def layer_predict(layer, X, extrapolation="clip"):
+def layer_predict(layer, X, extrapolation="clip", base=None):
     """Predictions of a :class:`FittedLayer` at validated ``X``; 1-D for a 1-D ``coef``.
 
     Every part reads the :func:`clipped_features` of ``X``. The linear limit predicts
@@ -343,12 +343,13 @@ def layer_predict(layer, X, extrapolation="clip"):
     of :func:`attention_queries`, and a skip term the features. With a ``spline_map``
     (the additive end, :mod:`._additive`), ``coef`` reads each feature's splines, which
     are flat beyond the training range. With an additive ``base``, its predictions (which
-    read ``X`` as given: its splines are flat beyond the training range too) are added.
+    read ``X`` as given: its splines are flat beyond the training range too) are added:
+    ``base``, where they were computed already (2-D), as for every point of a fold.
     """
     y = _layer_predict(layer, X, extrapolation)
     if layer.base is None:
         return y
-    base = predict_additive(*layer.base, X)
+    base = predict_additive(*layer.base, X) if base is None else base
     return y + (base.ravel() if np.ndim(layer.coef) == 1 else base)
 
 

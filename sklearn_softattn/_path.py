@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import check_random_state
 
+from ._additive import predict_additive
 from ._callbacks import Task
 from ._geometry import renormalize
 from ._layer import (
@@ -251,12 +252,14 @@ class _Predictions(RegressorMixin, BaseEstimator):
         return y_pred
 
 
-def _score(scorer, layer, extrapolation, X, y, sample_weight):
+def _score(scorer, layer, extrapolation, X, y, sample_weight, base=None):
     """The validation score of a :class:`~._layer.FittedLayer`: ``scorer``'s, or R²
-    (scorer None); NaN, not scorable, where its parameters are not finite."""
+    (scorer None); NaN, not scorable, where its parameters are not finite. ``base``: its
+    additive base's predictions at ``X``, where computed already."""
     if not_finite(layer):
         return np.nan
-    return score_predictions(scorer, layer_predict(layer, X, extrapolation), y, sample_weight)
+    return score_predictions(scorer, layer_predict(layer, X, extrapolation, base), y,
+                             sample_weight)
 
 
 def score_predictions(scorer, y_pred, y, sample_weight):
@@ -330,6 +333,9 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     problem = build_problem(*rows, params, rng)
     X_test, y_test = X[test], as_given(Y[test], y_ndim)
     w_test = sample_weight[test]
+    # The additive base's predictions, which every point of the fold adds.
+    base, train_base = (None, None) if problem.base is None else (
+        predict_additive(*problem.base, X_test), predict_additive(*problem.base, X[train]))
     extrapolation = params["extrapolation"]
     task = Task(None, None) if task is None else task
     scores = np.full((len(scales), len(max_iters), len(balance_strengths), len(shrinkages)),
@@ -344,14 +350,14 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     def trails(K, V):
         """Whether a positive point scores below the best linear limit so far."""
         score = _score(scorer, fitted_layer(K, V, problem, y_ndim), extrapolation, X_test,
-                       y_test, w_test)
+                       y_test, w_test, base)
         return score < np.max(scores[0], initial=-np.inf, where=np.isfinite(scores[0]))
 
     # Only paths of one balance strength that both go past their linear limits (or both
     # do not) can be one.
     fitted_as = same_paths(
         [layer_predict(fitted_layer(*linear_limit(problem, {**params, "shrinkage": shrinkage}),
-                                    problem, y_ndim, linear=True), X[train])
+                                    problem, y_ndim, linear=True), X[train], base=train_base)
          for _, (_, shrinkage) in paths],
         [(a, attention_paths[a, r]) for (a, _), (r, _) in paths], sample_weight[train],
         SAME_PATH)
@@ -388,12 +394,13 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                     fits[s, t, a, r] = layer, n_iter, point.loss_curve[:n_iter]
                 if scorer is None or (stop is not None and len(test) > 1):
                     # (R² needs two rows: with one it is not defined.)
-                    r2s[t] = _score(None, layer, extrapolation, X_test, y_test, w_test)
+                    r2s[t] = _score(None, layer, extrapolation, X_test, y_test, w_test, base)
                 score = r2s[t] if scorer is None else _score(
-                    scorer, layer, extrapolation, X_test, y_test, w_test)
+                    scorer, layer, extrapolation, X_test, y_test, w_test, base)
                 scores[s, t, a, r] = score if np.isfinite(score) else np.nan
                 if linear_extrapolation is not None and scales[s] == 0:
-                    score = _score(scorer, layer, linear_extrapolation, X_test, y_test, w_test)
+                    score = _score(scorer, layer, linear_extrapolation, X_test, y_test, w_test,
+                                   base)
                     linear_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
                 every = (None if context_neighbors is None else
                          every_row_context(layer, *rows, context_neighbors))
@@ -406,7 +413,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     passing = screened(scores, attention_paths) if screens else attention_paths
     for (s, t, a, r), every in due:
         if passing[a, r]:
-            score = _score(scorer, every, extrapolation, X_test, y_test, w_test)
+            score = _score(scorer, every, extrapolation, X_test, y_test, w_test, base)
             neighbor_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
     for target, source in copies:
         for copied in (neighbor_scores, linear_scores, fits):
