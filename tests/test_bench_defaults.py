@@ -132,10 +132,11 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
     else:
         rounds = ["verdict", *(f"{name} round" for name in list(bench.ROUNDS)[1:])]
         for k, (name, table) in enumerate(zip(rounds, tables)):
-            # The first five rounds on the development page, the next ten on their own, and
-            # from the sixteenth on with the large sets.
+            # The first five rounds on the development page, the next ten on their own, the
+            # sixteenth to the nineteenth with the large sets, and the later ones apart.
             page_of_round = ("development.md" if k < 5 else "development_rounds.md" if k < 15
-                             else "development_large.md")
+                             else "development_large.md" if k < 19
+                             else "development_latest.md")
             verdict = _block(page_of_round, name, command)
             assert verdict.startswith(table)
             assert verdict.endswith(blocks[blocks.index(table) + 1] + ".")
@@ -143,7 +144,7 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
         assert every_model in page
         assert _block("development_sets.md", "development sets", command) == first_sets
         assert _block("development_later.md", "development later", command) == later_sets
-        assert _block("development_large.md", "development latest", command) == last_sets
+        assert _block("development_latest.md", "development latest", command) == last_sets
         for part in _block("development_large.md", "development large", command).split("\n\n"):
             assert part in blocks
 
