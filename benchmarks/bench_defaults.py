@@ -24,10 +24,11 @@ the defaults, takes about 4 minutes on 2 cores; the development half's large set
 ``results/defaults_<half>[_large].csv`` (on the development half, the candidates of the
 rounds from :data:`LATEST` on in ``defaults_development_latest.csv``), which the tables of
 the selection, development, development_sets and confirmation pages come from;
-``--analyse`` prints the large sets' tables too where their summary exists, on the confirmation half whether the defaults meet
-the targets set for it (:func:`must_show`), and on the development half each model's headroom
-over the defaults the rounds chose: how much the better of the two on each set would add
-to the mean, a bound on what a choice between them can gain there.
+``--analyse`` prints the large sets' tables too where their summary exists, on the
+confirmation half whether the defaults meet the targets set for it (:func:`must_show`), and
+on the development half each model's headroom over the defaults the rounds chose: how much
+the better of the two on each set would add to the mean, a bound on what a choice between
+them can gain there.
 
 The rule, written before any candidate was fitted, applied to the development half only:
 
