@@ -246,17 +246,18 @@ def _overflow(what):
     )
 
 
-def every_row_context(layer, X, Y, sample_weight, k):
+def every_row_context(layer, X, Y, sample_weight, k, base=None):
     """``layer`` made to attend to the ``k`` nearest of the rows ``X`` (targets ``Y``,
     2-D, and positive weights) in its learned metric instead of to its context; None
     where that does not apply: the linear limit (no softmax), bilinear scores, or a
     context that holds every row already. Its parameters (metric, values, offsets)
     stay as fitted; with an additive base, its context targets are what the base
-    leaves of ``Y``."""
+    leaves of ``Y``: ``base``, its predictions at ``X`` where computed already (2-D),
+    as for every point of a fold."""
     if layer.linear or layer.attention_scores != "distance" or len(layer.context) >= len(X):
         return None
     if layer.context_targets is not None and layer.base is not None:
-        Y = Y - predict_additive(*layer.base, X)
+        Y = Y - (predict_additive(*layer.base, X) if base is None else base)
     return replace(layer, context=X, context_weight=sample_weight, n_neighbors=k,
                    context_targets=None if layer.context_targets is None else Y)
 

@@ -333,9 +333,15 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     problem = build_problem(*rows, params, rng)
     X_test, y_test = X[test], as_given(Y[test], y_ndim)
     w_test = sample_weight[test]
-    # The additive base's predictions, which every point of the fold adds.
-    base, train_base = (None, None) if problem.base is None else (
-        predict_additive(*problem.base, X_test), predict_additive(*problem.base, X[train]))
+    # The additive base's predictions, once a fold: every point adds them at the
+    # validation rows, the paths compared read them at the training rows, and every-row
+    # contexts take them from the targets of the rows of positive weight.
+    base = train_base = rows_base = None
+    if problem.base is not None:
+        base = predict_additive(*problem.base, X_test)
+        train_base = predict_additive(*problem.base, X[train])
+        if context_neighbors is not None:
+            rows_base = predict_additive(*problem.base, rows[0])
     extrapolation = params["extrapolation"]
     task = Task(None, None) if task is None else task
     scores = np.full((len(scales), len(max_iters), len(balance_strengths), len(shrinkages)),
@@ -403,7 +409,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                                    base)
                     linear_scores[s, t, a, r] = score if np.isfinite(score) else np.nan
                 every = (None if context_neighbors is None else
-                         every_row_context(layer, *rows, context_neighbors))
+                         every_row_context(layer, *rows, context_neighbors, rows_base))
                 if every is not None:
                     due.append(((s, t, a, r), every))
             if stopped is not None and stopped(np.nanmax(r2s) if np.isfinite(r2s).any()
