@@ -192,7 +192,9 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         leave-one-out. The layer is then fitted on what it leaves (its
         residuals; ``context_targets_`` holds them), and ``predict`` adds the
         two: one smooth function of each feature, and the attention for what
-        they miss, such as interactions. Its penalty is chosen by
+        they miss, such as interactions. ``tol`` stays relative to the loss of
+        predicting the mean of ``y``, so that on residuals that are noise the
+        layer stops at once. Its penalty is chosen by
         leave-one-out over the rows, with the weights counted relative to their
         mean, so there integer sample weights are not repeated rows.
 

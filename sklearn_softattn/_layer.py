@@ -442,7 +442,8 @@ def solve(problem, K, V, params, rng, *, max_iter, loss_curve, validation=None,
 
     progress = Progress(params["tol"], params["n_iter_no_change"], loss_scale,
                         validation_score=validation_score, verbose=params["verbose"],
-                        loss_curve=loss_curve, on_iteration=on_iteration)
+                        loss_curve=loss_curve, on_iteration=on_iteration,
+                        tol_scale=problem.tol_scale)
     solver = params["solver"]
     learning_rate = (
         AUTO_LEARNING_RATE.get(solver)

@@ -168,7 +168,9 @@ class Problem:
     fitted; the attention (``K``, and ``V``'s first columns) works in ``score``'s, the
     features' own or, with ``score_map`` (:func:`~._ranks.fit_normal_scores`), their
     normal scores'. With an additive ``base`` (:func:`~._additive.fit_additive`, fitted on
-    the rows), ``Y`` holds what it leaves: the targets less its predictions.
+    the rows), ``Y`` holds what it leaves: the targets less its predictions; ``loss_scale``
+    is then that of what it leaves, and ``tol_scale``, to which the solver's ``tol`` is
+    relative, that of the targets as given (``loss_scale`` without a base).
     """
 
     objective: Objective
@@ -193,6 +195,7 @@ class Problem:
     context_Y: np.ndarray = None
     target_covariance: np.ndarray = None
     base: tuple = None
+    tol_scale: float = None
     fit_intercept: bool = True
 
     def queries(self, X):
@@ -264,6 +267,13 @@ class Problem:
         return float(alpha * unit)
 
 
+def mean_loss(Yc, sample_weight):
+    """The loss of predicting the mean, ``L₀``, of the centered targets ``Yc``: half
+    their weighted mean square, a Python float (the weights' sums are float64 and must
+    not widen the data)."""
+    return float(0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum())
+
+
 def statistics(X, Y, sample_weight, context, fit_intercept):
     """Offsets and covariance, after checking the range of the data.
 
@@ -303,9 +313,11 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     With ``additive_base``, an additive model (:func:`~._additive.fit_additive`) is fitted
     on the rows first, and the problem's targets are what it leaves.
     """
-    base = None
+    base = tol_scale = None
     if params.get("additive_base", False):
         base = fit_additive(X, Y, sample_weight)
+        offset = column_means(Y, sample_weight) if params["fit_intercept"] else 0.0
+        tol_scale = mean_loss(Y - offset, sample_weight)
         Y = Y - predict_additive(*base, X)
     n_neighbors, distance_scores = params["n_neighbors"], params["attention_scores"] == "distance"
     if context is None and n_neighbors is not None and n_neighbors + 1 < len(X):
@@ -371,8 +383,7 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
         skip=(Skip(skip_queries, linear.standardize) if params.get("linear_skip", False)
               else None),
     )
-    # A Python float, as the weights' sums are float64 and must not widen the data.
-    loss_scale = float(0.5 * np.sum(sample_weight @ (Yc * Yc)) / sample_weight.sum())
+    loss_scale = mean_loss(Yc, sample_weight)
     distance = distance_map(covariance)
     radius = max(radius, float(mahalanobis_norms(Xc, distance).max()))
     low, high = X.min(axis=0), X.max(axis=0)
@@ -385,4 +396,5 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
                    covariance=covariance, loss_scale=loss_scale, score=score,
                    score_map=score_map, context_Y=context_Y,
                    target_covariance=target_covariance,
-                   fit_intercept=params["fit_intercept"], base=base)
+                   fit_intercept=params["fit_intercept"], base=base,
+                   tol_scale=loss_scale if tol_scale is None else tol_scale)

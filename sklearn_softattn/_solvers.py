@@ -32,18 +32,22 @@ class Progress:
     """Loss curve, validation scores and the stopping rule (MLPRegressor's).
 
     Training stops when, for ``n_iter_no_change`` consecutive iterations, the
-    training objective has not fallen by ``tol * loss_scale`` below its best
+    training objective has not fallen by ``tol * tol_scale`` below its best
     value or, with a validation score, that score has not risen by ``tol``
     above its best. The best parameters under validation are kept.
+    ``loss_scale`` is the loss of predicting the mean of the targets the solver fits,
+    in which it measures its steps; ``tol_scale`` (default: ``loss_scale``) that of
+    the targets as given, larger where an additive base has fitted part of them.
     ``on_iteration(K, V)``, if given, reports each iteration to the
     callbacks; when it returns True, training stops too.
     """
 
     def __init__(self, tol, n_iter_no_change, loss_scale, validation_score=None,
-                 verbose=0, loss_curve=None, on_iteration=None):
+                 verbose=0, loss_curve=None, on_iteration=None, tol_scale=None):
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
         self.loss_scale = loss_scale
+        self.tol_scale = loss_scale if tol_scale is None else tol_scale
         self.validation_score = validation_score
         self.verbose = verbose
         self.loss_curve = [] if loss_curve is None else loss_curve
@@ -71,7 +75,7 @@ class Progress:
                 self.best_validation_score = score
                 self.best_params = (K.copy(), V.copy())
         else:
-            improved = loss <= self.best_loss - self.tol * self.loss_scale
+            improved = loss <= self.best_loss - self.tol * self.tol_scale
             self.best_loss = min(self.best_loss, loss)
         self._no_improvement = 0 if improved else self._no_improvement + 1
         stop = self.on_iteration is not None and self.on_iteration(K, V)
@@ -86,9 +90,9 @@ class Progress:
     def stationary(self, decrease):
         """Whether a point is converged to first order: ``n_iter_no_change``
         steps that each decrease the objective by ``decrease`` (see
-        :func:`predicted_decrease`) would not improve it by ``tol * loss_scale``,
+        :func:`predicted_decrease`) would not improve it by ``tol * tol_scale``,
         the improvement the stopping rule asks for."""
-        return self.n_iter_no_change * decrease <= self.tol * self.loss_scale
+        return self.n_iter_no_change * decrease <= self.tol * self.tol_scale
 
 
 def predicted_decrease(K, V, grad_K, grad_V, project, loss_scale):

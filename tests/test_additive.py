@@ -155,6 +155,23 @@ def test_the_layer_fits_what_the_additive_base_leaves(params):
     np.testing.assert_allclose(model.context_targets_, layer.context_targets_, atol=1e-10)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_on_an_additive_base_tol_is_relative_to_the_targets_as_given():
+    # Where a linear model is right, what the base leaves is noise: the layer fitted on
+    # it stops as soon as it gains nothing against the targets' variance, not theirs.
+    X, y = make_regression(n_samples=600, n_features=5, noise=1.0, random_state=0)
+    model = SoftmaxAttentionRegressor(additive_base=True, **LAYER).fit(X, y)
+    base = fit_additive(X, y[:, None], np.ones(len(y)))
+    residuals = y - predict_additive(*base, X)[:, 0]
+    alone = SoftmaxAttentionRegressor(**LAYER).fit(X, residuals)
+    scaled = SoftmaxAttentionRegressor(tol=1e-4 * y.var() / residuals.var(), **LAYER)
+    scaled.fit(X, residuals)
+    assert model.n_iter_ == scaled.n_iter_ < alone.n_iter_
+    np.testing.assert_allclose(model.predict(X),
+                               scaled.predict(X) + predict_additive(*base, X)[:, 0],
+                               rtol=1e-10, atol=1e-10)
+
+
 def test_partial_fit_is_not_available_on_an_additive_base():
     # (The first batch would fit the base, which the later ones could not revise.)
     assert not hasattr(SoftmaxAttentionRegressor(additive_base=True), "partial_fit")

@@ -111,6 +111,15 @@ def test_progress_stops_after_n_iter_no_change():
     assert p.n_iter == 3 and p.loss_curve == [10.0, 9.5, 9.4]
 
 
+def test_progress_stops_relative_to_its_tol_scale():
+    p = Progress(tol=0.1, n_iter_no_change=1, loss_scale=1.0, tol_scale=10.0)
+    K = V = np.zeros(1)
+    assert not p.update(10.0, K, V)
+    assert p.update(9.5, K, V)  # improvement 0.5 < tol * tol_scale = 1
+    assert not p.stationary(1.5) and p.stationary(0.5)
+    assert Progress(tol=0.1, n_iter_no_change=1, loss_scale=1.0).tol_scale == 1.0
+
+
 def test_progress_keeps_best_validation_params():
     scores = iter([0.5, 0.8, 0.6])
     p = Progress(tol=0.0, n_iter_no_change=5, loss_scale=1.0,
