@@ -66,17 +66,21 @@ class PathPoint(NamedTuple):
     iterates: list
 
 
-def _recording_hook(on_iteration, checkpoints, problem, iterates, checkpoint_stop=None):
+def _recording_hook(on_iteration, checkpoints, problem, iterates, checkpoint_stop=None,
+                    stop_counts=()):
     """``on_iteration(K, V)`` that also appends to ``iterates`` the raw ``(K, V)``
     after each iteration count of ``checkpoints``, then passes the call on. There,
-    where ``checkpoint_stop(K, V)`` (of those raw parameters) is true, it stops the
-    solver instead, and its ``stopped`` becomes True."""
+    and after each count of ``stop_counts``, where ``checkpoint_stop(K, V)`` (of the
+    raw parameters) is true, it stops the solver instead, and its ``stopped`` becomes
+    True."""
     counter = count(1)
 
     def hook(K, V):
-        if next(counter) in checkpoints:  # to_raw makes new arrays: a copy
+        n = next(counter)
+        if n in checkpoints:  # to_raw makes new arrays: a copy
             iterates.append(to_raw(K, V, problem))
-            if checkpoint_stop is not None and checkpoint_stop(*iterates[-1]):
+        if checkpoint_stop is not None and (n in checkpoints or n in stop_counts):
+            if checkpoint_stop(*(iterates[-1] if n in checkpoints else to_raw(K, V, problem))):
                 hook.stopped = True
                 return True
         return on_iteration is not None and on_iteration(K, V)
@@ -87,7 +91,7 @@ def _recording_hook(on_iteration, checkpoints, problem, iterates, checkpoint_sto
 
 def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=None,
                    task=None, y_ndim=1, checkpoints=None, last_max_iter=None,
-                   warm_start=True, checkpoint_stop=None):
+                   warm_start=True, checkpoint_stop=None, stop_counts=()):
     """Fit the attention layer along ascending ``scales``, each point from the last.
 
     As :func:`sklearn.linear_model.lasso_path` is to ``LassoCV``: a plain
@@ -133,6 +137,10 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
         ``checkpoint_stop(K, V)``, called with a positive point's raw parameters
         at each count of ``checkpoints``: where true, the point stops there, its
         ``iterates`` end with those parameters, and the path ends with it.
+    stop_counts : collection of int, default=()
+        Iteration counts, besides ``checkpoints``, after which ``checkpoint_stop``
+        is asked too: where true, the point stops there, with the ``iterates`` of the
+        checkpoints before, and the path ends with it.
 
     Yields
     ------
@@ -163,7 +171,7 @@ def attention_path(problem, scales, params, *, K0=None, V0=None, random_state=No
         point = task.subtask(f"attention_scale={scale:.3g}", max_iter)
         iterates = []
         hook = _recording_hook(iteration_hook(point, problem, y_ndim), set(checkpoints),
-                               problem, iterates, checkpoint_stop)
+                               problem, iterates, checkpoint_stop, stop_counts)
         K, V, progress, converged, _ = solve(
             problem, K, V, point_params, rng, max_iter=max_iter, loss_curve=[],
             on_iteration=hook,
@@ -320,7 +328,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     With ``trailing_stop`` too, a path stops at the first count where its point scores
     below the best linear limit of the fold so far (the path's own included): it would
     then need to gain past a point that trails, and is screened out as it stands, its
-    later counts and points :data:`SKIPPED`.
+    later counts and points :data:`SKIPPED`. With ``trailing_stop="first_iteration"``
+    it is also asked after each point's first iteration.
 
     With ``linear_extrapolation`` (a value of ``extrapolation``), ``linear_scores`` holds
     the scores of the linear limits reading the rows that way instead; NaN elsewhere,
@@ -386,7 +395,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
         stopped = None if stop is None else PathStop(*stop)
         points = attention_path(problem, path_scales, path_params, random_state=rng, task=path,
                                 y_ndim=y_ndim, checkpoints=max_iters, warm_start=warm_start,
-                                checkpoint_stop=trails if screens and trailing_stop else None)
+                                checkpoint_stop=trails if screens and trailing_stop else None,
+                                stop_counts={1} if trailing_stop == "first_iteration" else ())
         for s, point in enumerate(points):
             r2s = np.full(len(max_iters), np.nan)
             for t, (K, V) in enumerate(point.iterates):

@@ -867,6 +867,28 @@ def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver):
     np.testing.assert_array_equal(seen[1], full[1].iterates[1][0])
 
 
+@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
+def test_a_stop_count_ends_the_point_between_checkpoints(small, solver):
+    X, y = small
+    params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=12, tol=0, solver=solver,
+                                       random_state=0).get_params()
+    problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
+    seen = []
+
+    def third_call(K, V):
+        seen.append(K)
+        return len(seen) == 3
+
+    path = list(_path.attention_path(problem, [0.0, 0.3], params, checkpoints=[3, 6, 12],
+                                     checkpoint_stop=third_call, stop_counts={1, 4}))
+    full = list(_path.attention_path(problem, [0.0, 0.3], params, checkpoints=[3, 6, 12]))
+    # Asked after 1, 3 and 4 iterations: stopped at 4, between checkpoints, with the
+    # iterate of 3 only.
+    assert path[1].n_iter == 4 and len(path[1].iterates) == 1
+    np.testing.assert_array_equal(path[1].iterates[0][0], full[1].iterates[0][0])
+    np.testing.assert_array_equal(seen[1], full[1].iterates[0][0])
+
+
 def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
     """Each count's scores are those of a path run to that count, up to the first
     positive scale (later points warm-start from the largest count's iterate)."""
