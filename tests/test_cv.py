@@ -1169,6 +1169,20 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
             assert stopped.best_params_["attention_scale"] == 0
 
 
+def test_screening_stop_after_the_first_iteration_ends_a_trailing_path_there(linear):
+    params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
+    X, y = linear
+    counts = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    first = SoftmaxAttentionRegressorCV(screening_stop="first_iteration", **params).fit(X, y)
+    # The attention path trails the linear end after one iteration: none of its counts
+    # is fitted, where the stop at the counts fitted the first; the fit is the same.
+    assert np.isfinite(counts.score_path_[1, 0, 0, 0, 0])
+    assert np.all(first.score_path_[1:, :, 0, 0, 0] == -np.inf)
+    np.testing.assert_array_equal(first.score_path_[0], counts.score_path_[0])
+    assert first.best_params_ == counts.best_params_
+    np.testing.assert_array_equal(first.predict(X), counts.predict(X))
+
+
 def test_screened_keeps_the_paths_that_beat_the_linear_end():
     # (scales, counts, balance strengths, shrinkages): two paths, the second wins.
     scores = np.full((2, 2, 1, 2), 0.5)
