@@ -842,51 +842,35 @@ def test_a_point_that_stops_early_keeps_its_last_iterate():
 
 
 @pytest.mark.parametrize("solver", ["gd", "lbfgs"])
-def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver):
+@pytest.mark.parametrize("stop_counts, calls, n_iter", [((), 2, 6), ({1, 4}, 3, 4)])
+def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver, stop_counts, calls,
+                                                             n_iter):
     X, y = small
     params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=12, tol=0, solver=solver,
                                        random_state=0).get_params()
     problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
-    seen = []
+    checkpoints, seen = [3, 6, 12], []
 
-    def second_call(K, V):
+    def stop(K, V):
         seen.append(K)
-        return len(seen) == 2
+        return len(seen) == calls
 
-    path = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12],
-                                     checkpoint_stop=second_call))
-    full = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=[3, 6, 12]))
-    # Called at the positive point's first two counts: stopped at the second, 6, whose
-    # iterate ends the point; the sharper point is not fitted.
-    assert len(path) == 2 and len(seen) == 2
-    assert path[1].n_iter == 6 and len(path[1].iterates) == 2
+    path = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=checkpoints,
+                                     checkpoint_stop=stop, stop_counts=stop_counts))
+    full = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=checkpoints))
+    # Asked at the positive point's counts (the checkpoints' and stop_counts'): stopped at
+    # the call that says so, after n_iter iterations, with the parameters it was asked
+    # about and the checkpoints' iterates up to there; the sharper point is not fitted.
+    assert len(path) == 2 and len(seen) == calls
+    assert path[1].n_iter == n_iter
+    kept = [count for count in checkpoints if count <= n_iter]
+    assert len(path[1].iterates) == len(kept)
     for (K, V), (K_full, V_full) in zip(path[1].iterates, full[1].iterates):
         np.testing.assert_array_equal(K, K_full)
         np.testing.assert_array_equal(V, V_full)
-    np.testing.assert_array_equal(path[1].K, full[1].iterates[1][0])
-    np.testing.assert_array_equal(seen[1], full[1].iterates[1][0])
-
-
-@pytest.mark.parametrize("solver", ["gd", "lbfgs"])
-def test_a_stop_count_ends_the_point_between_checkpoints(small, solver):
-    X, y = small
-    params = SoftmaxAttentionRegressor(balance_strength=0.0, max_iter=12, tol=0, solver=solver,
-                                       random_state=0).get_params()
-    problem = fold_problem(params, X, y[:, None], np.ones(len(y)), np.random.RandomState(0))
-    seen = []
-
-    def third_call(K, V):
-        seen.append(K)
-        return len(seen) == 3
-
-    path = list(_path.attention_path(problem, [0.0, 0.3], params, checkpoints=[3, 6, 12],
-                                     checkpoint_stop=third_call, stop_counts={1, 4}))
-    full = list(_path.attention_path(problem, [0.0, 0.3], params, checkpoints=[3, 6, 12]))
-    # Asked after 1, 3 and 4 iterations: stopped at 4, between checkpoints, with the
-    # iterate of 3 only.
-    assert path[1].n_iter == 4 and len(path[1].iterates) == 1
-    np.testing.assert_array_equal(path[1].iterates[0][0], full[1].iterates[0][0])
-    np.testing.assert_array_equal(seen[1], full[1].iterates[0][0])
+    np.testing.assert_array_equal(path[1].K, seen[-1])
+    if n_iter in kept:  # stopped at a checkpoint, whose iterate ends the point
+        np.testing.assert_array_equal(path[1].K, path[1].iterates[-1][0])
 
 
 def test_max_iters_is_a_grid_axis_scored_on_the_folds(small):
