@@ -85,6 +85,20 @@ def test_the_paired_tie_break_sees_the_sets_where_the_times_differ(bench, two_ca
         (1.05 ** 30 * (0.1667 / 0.5) ** 10) ** (1 / 40))
 
 
+def test_a_round_reads_the_time_reference_refitted_beside_it(bench, two_candidates):
+    # The other at 1.2 s against the recorded MLP's 1 s, the MLP refitted beside it at 2 s.
+    results = _results(bench, {"defaults": ([0.55] * 40, [0.5] * 40),
+                               "other": ([0.6] * 40, [1.2] * 40)})
+    refit = bench.TWENTY_SECOND_REFERENCE
+    results[refit] = {s: (0.5, 2.0) for s in results["RidgeCV"]}
+    assert bench.verdict(results)[0] == "defaults"
+    choice, table = bench.verdict(results, reference=refit)
+    assert choice == "other" and f"median time / {refit} |" in table
+    assert bench.latest_reference(results) == refit
+    del results[refit]
+    assert bench.latest_reference(results) == bench.TIME_REFERENCE
+
+
 def test_none_qualifying_keeps_the_defaults(bench, two_candidates):
     results = _results(bench, {"defaults": ([0.3] * 40, [2.0] * 40),
                                "other": ([0.3] * 40, [2.0] * 40)})
@@ -177,3 +191,9 @@ def test_must_show_checks_each_target_of_the_confirmation_half(
     assert [row.split(" | ")[-1].rstrip(" |") for row in rows] == [*met, "no"]
     assert rows[-1].startswith(f"| largest fit time / {bench.TIME_REFERENCE}")
     assert "| 3 |" in rows[-1]
+    # Refitted beside the defaults, the reference's time is the refit's.
+    results[bench.TWENTY_SECOND_REFERENCE] = {s: (0.5, 3.0) for s in results["RidgeCV"]}
+    large[bench.TWENTY_SECOND_REFERENCE] = {"big": (0.5, 3.0)}
+    rows = bench.must_show(results, large).splitlines()[2:]
+    assert rows[-1].startswith(f"| largest fit time / {bench.TWENTY_SECOND_REFERENCE}")
+    assert [row.split(" | ")[-1].rstrip(" |") for row in rows][-2:] == ["yes", "yes"]
