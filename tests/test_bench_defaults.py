@@ -158,7 +158,7 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
         assert every_model in page
         assert _block("development_sets.md", "development sets", command) == first_sets
         assert _block("development_later.md", "development later", command) == later_sets
-        assert _block("development_latest.md", "development latest", command) == last_sets
+        assert _block("development_latest_sets.md", "development latest", command) == last_sets
         for part in _block("development_large.md", "development large", command).split("\n\n"):
             assert part in blocks
 
