@@ -1124,7 +1124,7 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
     params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
     X, y = linear
     every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
-    stopped = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    stopped = SoftmaxAttentionRegressorCV(screening_stop=True, **params).fit(X, y)
     # The attention path (shrinkage 0) trails the linear end at 5 iterations: its
     # later counts are not fitted, and the fit is the same.
     first = every.score_path_[..., 0, 0]  # (scales, counts) of the first fold
@@ -1143,7 +1143,7 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
     for max_iters in [(40,), (5, 15, 40)]:
         params["max_iters"] = max_iters
         every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
-        stopped = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+        stopped = SoftmaxAttentionRegressorCV(screening_stop=True, **params).fit(X, y)
         first, linear_end = every.score_path_[1, :, 0, 1, 0], every.score_path_[0, ..., 0].max()
         assert first[-1] > linear_end + 0.1 and every.best_params_["attention_scale"] > 0
         if len(max_iters) == 1:
@@ -1156,7 +1156,7 @@ def test_screening_stop_ends_a_first_fold_path_where_it_trails_the_linear_end(li
 def test_screening_stop_after_the_first_iteration_ends_a_trailing_path_there(linear):
     params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
     X, y = linear
-    counts = SoftmaxAttentionRegressorCV(**params).fit(X, y)
+    counts = SoftmaxAttentionRegressorCV(screening_stop=True, **params).fit(X, y)
     first = SoftmaxAttentionRegressorCV(screening_stop="first_iteration", **params).fit(X, y)
     # The attention path trails the linear end after one iteration: none of its counts
     # is fitted, where the stop at the counts fitted the first; the fit is the same.
