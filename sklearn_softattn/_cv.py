@@ -203,7 +203,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     start, from which the solver learns the sharpness with the rest of the layer;
     from 1000 rows on, the other folds go past the linear limit only where the
     first fold's did better than it (``first_fold_screening``; the first fold's
-    path stops as soon as it falls behind, ``screening_stop``), and a row farther out
+    path stops where it falls behind, ``screening_stop``), and a row farther out
     than the training rows is read at their radius (``extrapolation``).
     The point chosen (by default the smallest scale within one standard error of
     the best mean validation score) is refitted on all the data as a
@@ -312,7 +312,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         1000 rows of positive weight on, where one fold's validation score is
         reliable and a fit's cost matters. Not with a single split.
 
-    screening_stop : bool or "first_iteration", default="first_iteration"
+    screening_stop : bool or "first_iteration", default=True
         Whether a path of the first fold, where it screens the others
         (``first_fold_screening``), stops at the first count of ``max_iters``
         where its point scores below the best linear limit of the fold: the path
@@ -321,7 +321,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         that trails the linear end early and leads it later is lost.
         ``"first_iteration"``: it is also asked after each point's first
         iteration, so that where the data are linear the path costs one
-        iteration, not the first count's. True: at the counts only.
+        iteration, not the first count's.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
@@ -600,7 +600,7 @@ intercept_, n_iter_, loss_curve_
         path_warm_start=False,
         path_early_stop=False,
         first_fold_screening="auto",
-        screening_stop="first_iteration",
+        screening_stop=True,
         target_tokens=True,
         attention_scores="distance",
         init="spectral",

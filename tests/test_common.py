@@ -80,9 +80,9 @@ def _expected_failed_checks(estimator):
         # linear end), and features clipped to their range.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), start_multiples=(0.3, 1.0, 3.0),
                                     first_fold_screening=True, extrapolation="range"),
-        # The screening fold's paths stopped at the iteration counts only.
+        # The screening fold's paths stopped from their first iteration.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), first_fold_screening=True,
-                                    screening_stop=True),
+                                    screening_stop="first_iteration"),
         # A context sampled from the checks' rows, and the nearest of every row instead;
         # every part's rows pulled back to the training radius.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,
