@@ -95,6 +95,12 @@ def test_a_round_reads_the_time_reference_refitted_beside_it(bench, two_candidat
     choice, table = bench.verdict(results, reference=refit)
     assert choice == "other" and f"median time / {refit} |" in table
     assert bench.latest_reference(results) == refit
+    # Outside the rounds, the defaults' times read the refit, which is not a row of its own.
+    assert bench.refit_of_reference(results)[0] == refit
+    assert "took 2 times its recorded times" in bench.refit_of_reference(results)[1]
+    rows = bench.overview(results, refit).splitlines()[2:]
+    assert "| defaults (time / MLP refit) | 40 |" in rows[-2] and rows[-2].endswith("| 0.25 |")
+    assert not any(refit in row for row in rows)
     del results[refit]
     assert bench.latest_reference(results) == bench.TIME_REFERENCE
 
