@@ -810,6 +810,15 @@ def refit_of_reference(results):
                    "sets); the other models' over the recorded ones.")
 
 
+def reading_overview(results, rounds):
+    """A summary's :func:`overview` and, outside the ``rounds``, the sentence of
+    :func:`refit_of_reference`; and the summary without the refit, for the tables of every
+    set."""
+    refit, note = (None, None) if rounds else refit_of_reference(results)
+    text = overview(results, refit) + "\n" + (f"\n{note}\n" if note else "")
+    return text, {m: r for m, r in results.items() if m != refit}
+
+
 def must_show(results, large=None, label="defaults"):
     """The targets the confirmation half must show for ``label``, as a table: its mean R²
     at least boosting's + 0.01; at most 5% of the sets more than 0.02 below RidgeCV and
@@ -876,11 +885,8 @@ def analyse(which, fifth=False):
             current = kept if choice == NONE_QUALIFIES or held else choice
     # Outside the rounds, the defaults' times read the reference refitted in their run.
     rounds = which == "development" and not fifth
-    refit, note = (None, None) if rounds else refit_of_reference(results)
-    print(overview(results, refit) + "\n")
-    if note:
-        print(note + "\n")
-    shown = {m: r for m, r in results.items() if m != refit}
+    text, shown = reading_overview(results, rounds)
+    print(text)
     # Every set: the peers and the first round's candidates, then the later rounds' up to
     # LATEST, then theirs from it on (three tables, so that each page that holds one stays
     # readable).
@@ -892,11 +898,9 @@ def analyse(which, fifth=False):
     if large:
         print(f"\nThe sets of at least {LARGE_ROWS} rows, up to {LARGE_MAX_ROWS} "
               f"(benchmarks/results/{large_path.name})\n")
-        refit, note = (None, None) if rounds else refit_of_reference(large)
-        print(overview(large, refit) + "\n")
-        if note:
-            print(note + "\n")
-        print(by_set({m: r for m, r in large.items() if m != refit}, large_shapes))
+        text, shown = reading_overview(large, rounds)
+        print(text)
+        print(by_set(shown, large_shapes))
     if which == "confirmation":
         print("\nThe targets the defaults must meet on this half\n")
         print(must_show(results, large))
