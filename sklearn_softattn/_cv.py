@@ -312,7 +312,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         1000 rows of positive weight on, where one fold's validation score is
         reliable and a fit's cost matters. Not with a single split.
 
-    screening_stop : bool or "first_iteration", default=True
+    screening_stop : bool, "first_iteration" or "far_behind", default=True
         Whether a path of the first fold, where it screens the others
         (``first_fold_screening``), stops at the first count of ``max_iters``
         where its point scores below the best linear limit of the fold: the path
@@ -321,7 +321,10 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         that trails the linear end early and leads it later is lost.
         ``"first_iteration"``: it is also asked after each point's first
         iteration, so that where the data are linear the path costs one
-        iteration, not the first count's.
+        iteration, not the first count's. ``"far_behind"``: after the first
+        iteration the path stops only where its validation loss (1 - R²) is
+        more than twice the best linear limit's, so that a path that trails a
+        little there, and leads after a few iterations, goes on.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
@@ -575,7 +578,7 @@ intercept_, n_iter_, loss_curve_
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
-        "screening_stop": ["boolean", StrOptions({"first_iteration"})],
+        "screening_stop": ["boolean", StrOptions({"first_iteration", "far_behind"})],
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
         "additive_end": ["boolean"],
         "additive_base": ["boolean", StrOptions({"auto"})],

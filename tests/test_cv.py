@@ -1,9 +1,10 @@
 import warnings
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pytest
-from sklearn.datasets import make_friedman1
+from sklearn.datasets import make_friedman1, make_regression
 from sklearn.exceptions import ConvergenceWarning, FitFailedWarning
 from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
 from sklearn.metrics import r2_score
@@ -856,7 +857,8 @@ def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver, stop
         return len(seen) == calls
 
     path = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=checkpoints,
-                                     checkpoint_stop=stop, stop_counts=stop_counts))
+                                     checkpoint_stop=stop,
+                                     count_stops=dict.fromkeys(stop_counts, stop)))
     full = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=checkpoints))
     # Asked at the positive point's counts (the checkpoints' and stop_counts'): stopped at
     # the call that says so, after n_iter iterations, with the parameters it was asked
@@ -1165,6 +1167,26 @@ def test_screening_stop_after_the_first_iteration_ends_a_trailing_path_there(lin
     np.testing.assert_array_equal(first.score_path_[0], counts.score_path_[0])
     assert first.best_params_ == counts.best_params_
     np.testing.assert_array_equal(first.predict(X), counts.predict(X))
+
+
+@pytest.mark.parametrize("make, trails_far", [
+    (partial(make_regression, n_features=4, noise=1.0), True),
+    (partial(make_friedman1, noise=1.0), False)])
+def test_screening_stop_far_behind_ends_only_a_path_far_behind_after_one_iteration(
+        make, trails_far):
+    X, y = make(300, random_state=0)
+    X = StandardScaler().fit_transform(X)
+    params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
+    fits = {stop: SoftmaxAttentionRegressorCV(screening_stop=stop, **params).fit(X, y)
+            for stop in (True, "first_iteration", "far_behind")}
+    # After one iteration both attention paths trail the linear end; on the linear data
+    # their loss is several times the linear end's, and the path ends there; on
+    # make_friedman1 it trails a little, goes on, and its scores are the count stop's.
+    assert np.all(fits["first_iteration"].score_path_[1:, :, 0, 0, 0] == -np.inf)
+    far = fits["far_behind"].score_path_
+    expected = fits["first_iteration" if trails_far else True].score_path_
+    np.testing.assert_array_equal(far, expected)
+    assert np.isfinite(far[1, 0, 0, 0, 0]) != trails_far
 
 
 def test_screened_keeps_the_paths_that_beat_the_linear_end():
