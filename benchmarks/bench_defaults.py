@@ -311,6 +311,9 @@ not blind to the stop at the first iteration, which the twenty-second round fitt
 Where the rule chooses the candidate, it is adopted only if it meets the targets of the
 defaults that the rule does not read (``bench_generated.py``, and its ``--linear-cost``),
 as the twentieth and twenty-second rounds' choices were held.
+The rule chose the candidate: the same R² as the baseline on each of the 98 sets (mean
+0.4184), at 0.92 of its time paired per set. It meets the generated-data targets as the
+defaults did (``make_friedman1`` at 2000 rows 0.990, the MLP 0.989) and is the default since.
 """
 
 import csv
