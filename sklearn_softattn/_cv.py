@@ -312,7 +312,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         1000 rows of positive weight on, where one fold's validation score is
         reliable and a fit's cost matters. Not with a single split.
 
-    screening_stop : bool, "first_iteration" or "far_behind", default="far_behind"
+    screening_stop : bool, "first_iteration" or "far_behind", default=True
         Whether a path of the first fold, where it screens the others
         (``first_fold_screening``), stops at the first count of ``max_iters``
         where its point scores below the best linear limit of the fold: the path
@@ -603,7 +603,7 @@ intercept_, n_iter_, loss_curve_
         path_warm_start=False,
         path_early_stop=False,
         first_fold_screening="auto",
-        screening_stop="far_behind",
+        screening_stop=True,
         target_tokens=True,
         attention_scores="distance",
         init="spectral",
