@@ -312,7 +312,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         1000 rows of positive weight on, where one fold's validation score is
         reliable and a fit's cost matters. Not with a single split.
 
-    screening_stop : bool, "first_iteration" or "far_behind", default=True
+    screening_stop : bool or {"first_iteration", "far_behind", "significantly_behind"}, \
+            default=True
         Whether a path of the first fold, where it screens the others
         (``first_fold_screening``), stops at the first count of ``max_iters``
         where its point scores below the best linear limit of the fold: the path
@@ -325,6 +326,9 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         iteration the path stops only where its validation loss (1 - R²) is
         more than twice the best linear limit's, so that a path that trails a
         little there, and leads after a few iterations, goes on.
+        ``"significantly_behind"``: only where its squared error exceeds the
+        linear limit's by more than two standard errors of their paired
+        difference over the validation rows.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
@@ -578,7 +582,7 @@ intercept_, n_iter_, loss_curve_
         "path_warm_start": ["boolean"],
         "path_early_stop": ["boolean"],
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
-        "screening_stop": ["boolean", StrOptions({"first_iteration", "far_behind"})],
+        "screening_stop": ["boolean", StrOptions({"first_iteration", "far_behind", "significantly_behind"})],
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
         "additive_end": ["boolean"],
         "additive_base": ["boolean", StrOptions({"auto"})],

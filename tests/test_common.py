@@ -83,9 +83,11 @@ def _expected_failed_checks(estimator):
         # The screening fold's paths stopped from their first iteration.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), first_fold_screening=True,
                                     screening_stop="first_iteration"),
-        # ... and only where they are far behind the linear end there.
+        # ... only where they are far, or significantly, behind the linear end there.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), first_fold_screening=True,
                                     screening_stop="far_behind"),
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), first_fold_screening=True,
+                                    screening_stop="significantly_behind"),
         # A context sampled from the checks' rows, and the nearest of every row instead;
         # every part's rows pulled back to the training radius.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,

@@ -1169,24 +1169,52 @@ def test_screening_stop_after_the_first_iteration_ends_a_trailing_path_there(lin
     np.testing.assert_array_equal(first.predict(X), counts.predict(X))
 
 
+@pytest.mark.parametrize("stop", ["far_behind", "significantly_behind"])
 @pytest.mark.parametrize("make, trails_far", [
     (partial(make_regression, n_features=4, noise=1.0), True),
     (partial(make_friedman1, noise=1.0), False)])
-def test_screening_stop_far_behind_ends_only_a_path_far_behind_after_one_iteration(
-        make, trails_far):
+def test_screening_stops_far_behind_end_only_a_path_far_behind_after_one_iteration(
+        make, trails_far, stop):
     X, y = make(300, random_state=0)
     X = StandardScaler().fit_transform(X)
     params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
     fits = {stop: SoftmaxAttentionRegressorCV(screening_stop=stop, **params).fit(X, y)
-            for stop in (True, "first_iteration", "far_behind")}
+            for stop in (True, "first_iteration", stop)}
     # After one iteration both attention paths trail the linear end; on the linear data
     # their loss is several times the linear end's, and the path ends there; on
     # make_friedman1 it trails a little, goes on, and its scores are the count stop's.
     assert np.all(fits["first_iteration"].score_path_[1:, :, 0, 0, 0] == -np.inf)
-    far = fits["far_behind"].score_path_
+    far = fits[stop].score_path_
     expected = fits["first_iteration" if trails_far else True].score_path_
     np.testing.assert_array_equal(far, expected)
     assert np.isfinite(far[1, 0, 0, 0, 0]) != trails_far
+
+
+def test_trails_significantly_reads_the_paired_differences_standard_error():
+    rng = np.random.RandomState(0)
+    y = rng.normal(size=400)
+    linear = y + rng.normal(scale=0.5, size=400)
+    weights = np.ones(400)
+    # The same errors, or a little more than the noise of their difference: not behind.
+    assert not _path.trails_significantly(y, linear, linear, weights, 2.0)
+    shuffled = y + rng.permutation(linear - y)
+    assert not _path.trails_significantly(y, shuffled, linear, weights, 2.0)
+    # Twice the errors: behind, by far more than two standard errors.
+    assert _path.trails_significantly(y, y + 2 * (linear - y), linear, weights, 2.0)
+    assert not _path.trails_significantly(y, y + 2 * (linear - y), linear, weights, 1e3)
+    # A row of weight 0 is left out, and the weights' scale does not count; 2-D targets
+    # sum their errors.
+    kept = rng.randint(0, 2, size=400).astype(float)
+    worse = y + 1.1 * (linear - y)
+    rows = kept == 1
+    found = [_path.trails_significantly(y, worse, linear, 7 * kept, n_errors)
+             for n_errors in (1, 3, 10, 30)]
+    assert found == [_path.trails_significantly(y[rows], worse[rows], linear[rows],
+                                                weights[rows], n_errors)
+                     for n_errors in (1, 3, 10, 30)]
+    assert True in found and False in found
+    assert (_path.trails_significantly(y[:, None], worse[:, None], linear[:, None], weights, 2.0)
+            == _path.trails_significantly(y, worse, linear, weights, 2.0))
 
 
 def test_screened_keeps_the_paths_that_beat_the_linear_end():
