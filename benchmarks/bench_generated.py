@@ -28,8 +28,8 @@ the linear model is right, ``make_regression(12000, 20, noise=10)`` with 10 000 
 rows, each fit on one thread: the CV estimator's CPU time over
 ``MLPRegressor(max_iter=2000)``'s, at its defaults (whose first fold screens the others
 from 1 000 rows on), with ``score_features="features"``, with
-``first_fold_screening=False`` and with ``screening_stop="first_iteration"`` and ``"far_behind"``,
-and RidgeCV's.
+``first_fold_screening=False`` and with ``screening_stop=True`` (asked at the counts of
+``max_iters`` only), ``"first_iteration"`` and ``"far_behind"``, and RidgeCV's.
 ``--skip-start``: the skip term's fit (``linear_skip=True``, target tokens, distance
 scores, 40 L-BFGS iterations) on 20 000 rows of ``make_friedman2``, at the sharpness the CV
 estimator's automatic grid starts at there, from three context samples (seeds 0 to 2):
@@ -130,7 +130,7 @@ def linear_cost():
     unscreened = make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
         first_fold_screening=False, random_state=0))
     stops = {stop: make_pipeline(StandardScaler(), SoftmaxAttentionRegressorCV(
-        screening_stop=stop, random_state=0)) for stop in ("first_iteration", "far_behind")}
+        screening_stop=stop, random_state=0)) for stop in (True, "first_iteration", "far_behind")}
     models = {"RidgeCV": peers()["RidgeCV"], **package_models(), **features_only_models(),
               "attention CV, first_fold_screening=False": unscreened,
               **{f"attention CV, screening_stop={stop!r}": model for stop, model in stops.items()},

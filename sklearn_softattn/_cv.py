@@ -313,7 +313,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         reliable and a fit's cost matters. Not with a single split.
 
     screening_stop : bool or {"first_iteration", "far_behind", "significantly_behind"}, \
-            default=True
+            default="significantly_behind"
         Whether a path of the first fold, where it screens the others
         (``first_fold_screening``), stops at the first count of ``max_iters``
         where its point scores below the best linear limit of the fold: the path
@@ -607,7 +607,7 @@ intercept_, n_iter_, loss_curve_
         path_warm_start=False,
         path_early_stop=False,
         first_fold_screening="auto",
-        screening_stop=True,
+        screening_stop="significantly_behind",
         target_tokens=True,
         attention_scores="distance",
         init="spectral",

@@ -425,8 +425,9 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                                    base).reshape(linear.shape), linear, w_test,
             SIGNIFICANTLY_BEHIND)
 
-    first_stop = {"first_iteration": trails, "far_behind": far_behind,
-                  "significantly_behind": significantly_behind}.get(trailing_stop)
+    first_stop = None if not screens else {
+        "first_iteration": trails, "far_behind": far_behind,
+        "significantly_behind": significantly_behind}.get(trailing_stop)
 
     # Only paths of one balance strength that both go past their linear limits (or both
     # do not) can be one.
@@ -456,7 +457,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
         points = attention_path(problem, path_scales, path_params, random_state=rng, task=path,
                                 y_ndim=y_ndim, checkpoints=max_iters, warm_start=warm_start,
                                 checkpoint_stop=trails if screens and trailing_stop else None,
-                                count_stops={1: first_stop} if screens and first_stop else None)
+                                count_stops={1: first_stop} if first_stop else None)
         for s, point in enumerate(points):
             r2s = np.full(len(max_iters), np.nan)
             for t, (K, V) in enumerate(point.iterates):
@@ -482,7 +483,7 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                          every_row_context(layer, *rows, context_neighbors, rows_base))
                 if every is not None:
                     due.append(((s, t, a, r), every))
-            if scales[s] == 0:
+            if scales[s] == 0 and first_stop is not None:
                 linear = fitted_layer(*point.iterates[0], problem, y_ndim, linear=True)
                 linear_ends.append((r2s[0], layer_predict(linear, X_test, extrapolation, base)
                                     .reshape(Y[test].shape)))
