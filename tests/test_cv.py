@@ -1173,13 +1173,13 @@ def test_screening_stop_after_the_first_iteration_ends_a_trailing_path_there(lin
 @pytest.mark.parametrize("make, trails_far", [
     (partial(make_regression, n_features=4, noise=1.0), True),
     (partial(make_friedman1, noise=1.0), False)])
-def test_screening_stops_far_behind_end_only_a_path_far_behind_after_one_iteration(
+def test_screening_stops_by_how_far_behind_end_a_path_after_one_iteration_where_linear(
         make, trails_far, stop):
     X, y = make(300, random_state=0)
     X = StandardScaler().fit_transform(X)
     params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
-    fits = {stop: SoftmaxAttentionRegressorCV(screening_stop=stop, **params).fit(X, y)
-            for stop in (True, "first_iteration", stop)}
+    fits = {value: SoftmaxAttentionRegressorCV(screening_stop=value, **params).fit(X, y)
+            for value in (True, "first_iteration", stop)}
     # After one iteration both attention paths trail the linear end; on the linear data
     # their loss is several times the linear end's, and the path ends there; on
     # make_friedman1 it trails a little, goes on, and its scores are the count stop's.
@@ -1202,8 +1202,8 @@ def test_trails_significantly_reads_the_paired_differences_standard_error():
     # Twice the errors: behind, by far more than two standard errors.
     assert _path.trails_significantly(y, y + 2 * (linear - y), linear, weights, 2.0)
     assert not _path.trails_significantly(y, y + 2 * (linear - y), linear, weights, 1e3)
-    # A row of weight 0 is left out, and the weights' scale does not count; 2-D targets
-    # sum their errors.
+    # A row of weight 0 is left out, and the weights' scale does not count; a target of
+    # one column reads as 1-D.
     kept = rng.randint(0, 2, size=400).astype(float)
     worse = y + 1.1 * (linear - y)
     rows = kept == 1
