@@ -374,7 +374,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     rng = check_random_state(params["random_state"])
     rows = positive_rows(X[train], Y[train], sample_weight[train], 2)
     problem = build_problem(*rows, params, rng)
-    X_test, y_test = X[test], as_given(Y[test], y_ndim)
+    X_test, Y_test = X[test], Y[test]
+    y_test = as_given(Y_test, y_ndim)
     w_test = sample_weight[test]
     # The additive base's predictions, once a fold: every point adds them at the
     # validation rows, the paths compared read them at the training rows, and every-row
@@ -421,13 +422,14 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
         """Whether a positive point trails the best linear limit so far significantly."""
         linear = best_linear_end()[1]
         return linear is not None and trails_significantly(
-            Y[test], layer_predict(fitted_layer(K, V, problem, y_ndim), X_test, extrapolation,
-                                   base).reshape(linear.shape), linear, w_test,
+            Y_test, layer_predict(fitted_layer(K, V, problem, y_ndim), X_test, extrapolation,
+                                  base).reshape(linear.shape), linear, w_test,
             SIGNIFICANTLY_BEHIND)
 
     first_stop = None if not screens else {
         "first_iteration": trails, "far_behind": far_behind,
         "significantly_behind": significantly_behind}.get(trailing_stop)
+    reads_linear_ends = first_stop in (far_behind, significantly_behind)
 
     # Only paths of one balance strength that both go past their linear limits (or both
     # do not) can be one.
@@ -469,7 +471,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                 if keep_fits:
                     n_iter = min(point.n_iter, max_iters[t])
                     fits[s, t, a, r] = layer, n_iter, point.loss_curve[:n_iter]
-                if scorer is None or (stop is not None or scales[s] == 0) and len(test) > 1:
+                read = stop is not None or scales[s] == 0 and reads_linear_ends
+                if scorer is None or read and len(test) > 1:
                     # (R² needs two rows: with one it is not defined.)
                     r2s[t] = _score(None, layer, extrapolation, X_test, y_test, w_test, base)
                 score = r2s[t] if scorer is None else _score(
@@ -483,10 +486,10 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                          every_row_context(layer, *rows, context_neighbors, rows_base))
                 if every is not None:
                     due.append(((s, t, a, r), every))
-            if scales[s] == 0 and first_stop is not None:
+            if scales[s] == 0 and reads_linear_ends:
                 linear = fitted_layer(*point.iterates[0], problem, y_ndim, linear=True)
                 linear_ends.append((r2s[0], layer_predict(linear, X_test, extrapolation, base)
-                                    .reshape(Y[test].shape)))
+                                    .reshape(Y_test.shape)))
             if stopped is not None and stopped(np.nanmax(r2s) if np.isfinite(r2s).any()
                                                else np.nan):
                 break
