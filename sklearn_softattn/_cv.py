@@ -41,6 +41,7 @@ from ._layer import (
     handles_float_errors,
     linear_limit,
 )
+from ._paired import mean_exceeds
 from ._path import (
     SKIPPED,
     _fold_scores,
@@ -131,17 +132,14 @@ def choose_point(score_path, selection_rule="2se"):
     path = np.where(points[..., None], score_path[..., folds], 0.0)
     mean = np.where(points, path.mean(axis=-1), -np.inf)
     best = np.unravel_index(np.argmax(mean), mean.shape)
-    n_folds = path.shape[-1]
-    if selection_rule == "best" or n_folds < 2:
+    if selection_rule == "best" or path.shape[-1] < 2:
         return tuple(int(i) for i in best)
     n_errors = N_ERRORS[selection_rule]
     gap = path[best] - path
     # A point worse on average than the linear end never counts as close, however
     # noisy: one fold far below the rest widens its own standard error, and would
     # otherwise make its scale the choice by accident.
-    close = points & (mean >= mean[0].max()) & (
-        gap.mean(axis=-1) <= n_errors * gap.std(axis=-1, ddof=1) / np.sqrt(n_folds)
-    )
+    close = points & (mean >= mean[0].max()) & ~mean_exceeds(gap, n_errors)
     scale = int(np.flatnonzero(close.reshape(len(close), -1).any(axis=1))[0])
     rest = np.where(close[scale], mean[scale], -np.inf)
     return (scale, *(int(i) for i in np.unravel_index(np.argmax(rest), rest.shape)))
@@ -167,10 +165,7 @@ def leads(scores, over, n_errors):
     standard errors of their differences (a selection rule's margin: :data:`N_ERRORS`):
     their mean above that many (above 0 for a single fold)."""
     gaps = np.asarray(scores) - np.asarray(over)
-    if not np.all(np.isfinite(gaps)):
-        return False
-    error = gaps.std(ddof=1) / np.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
-    return bool(gaps.mean() > n_errors * error)
+    return bool(np.all(np.isfinite(gaps)) and mean_exceeds(gaps, n_errors))
 
 
 def from_rows(sample_weight, rows):

@@ -29,6 +29,7 @@ from ._layer import (
     to_raw,
     weighted_r2,
 )
+from ._paired import mean_exceeds
 from ._problem import build_problem, positive_rows
 
 
@@ -210,13 +211,10 @@ SIGNIFICANTLY_BEHIND = 2.0
 def trails_significantly(y, y_pred, y_linear, sample_weight, n_errors):
     """Whether predictions ``y_pred`` of ``y`` have a larger squared error than
     ``y_linear``'s by more than ``n_errors`` standard errors of the rows' paired
-    differences (weighted by ``sample_weight``; summed over targets)."""
+    differences (weighted by ``sample_weight``; summed over targets;
+    :func:`~._paired.mean_exceeds`)."""
     diffs = ((y - y_pred) ** 2 - (y - y_linear) ** 2).reshape(len(y), -1).sum(axis=1)
-    total = sample_weight.sum()
-    mean = sample_weight @ diffs / total
-    variance = sample_weight @ (diffs - mean) ** 2 / total
-    n_effective = total ** 2 / (sample_weight @ sample_weight)
-    return bool(mean > n_errors * np.sqrt(variance / n_effective))
+    return bool(mean_exceeds(diffs, n_errors, sample_weight))
 
 
 class PathStop:

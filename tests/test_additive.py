@@ -116,8 +116,8 @@ def test_several_targets_and_a_scorer():
 
 
 @pytest.mark.parametrize("scores, over, rule, expected", [
-    ([0.6, 0.8], [0.5, 0.5], "1se", True),  # gaps 0.1, 0.3: mean 0.2, standard error 0.1
-    ([0.6, 0.8], [0.5, 0.5], "2se", False),  # 0.2 is not above two standard errors
+    ([0.6, 0.9], [0.5, 0.5], "1se", True),  # gaps 0.1, 0.4: mean 0.25, standard error 0.15
+    ([0.6, 0.9], [0.5, 0.5], "2se", False),  # 0.25 is not above two standard errors
     ([0.4, 0.6], [0.5, 0.5], "best", False),  # no lead
     ([0.51], [0.5], "2se", True),  # one fold: any lead
     ([np.nan, 0.9], [0.5, 0.5], "best", False),  # a fold it could not score
