@@ -67,8 +67,8 @@ from _common import (
     write_summary,
 )
 from sklearn_softattn import SoftmaxAttentionRegressorCV
-from sklearn_softattn._cv import choose_point, leads, scorable
 from sklearn_softattn._grid import inner_folds
+from sklearn_softattn._selection import choose_point, leads, scorable
 
 MAX_ROWS, LARGE_ROWS, LARGE_MAX_ROWS, N_FOLDS = 5000, 10_000, 20_000, 3
 # The CV estimator as the probe found it: its defaults before the additive end became one of
@@ -158,7 +158,7 @@ def fold_scores(X, y, train, test, cache=lambda part, compute: compute()):
 def choose(fold, end, margin):
     """Whether a fold's choice takes the additive ``end``: its mean validation R² above
     the chosen point's by more than ``margin`` paired standard errors (the CV
-    estimator's :func:`~sklearn_softattn._cv.leads`)."""
+    estimator's :func:`~sklearn_softattn._selection.leads`)."""
     return leads(fold["validation"][end], fold["validation"]["chosen point"], margin)
 
 

@@ -76,10 +76,10 @@ from sklearn_softattn import (
     _problem,
 )
 from sklearn_softattn._attention import attention_forward
-from sklearn_softattn._cv import choose_point
 from sklearn_softattn._grid import attention_scale_grid, inner_folds
 from sklearn_softattn._geometry import feature_scale, whitening
 from sklearn_softattn._path import _fold_scores, _label
+from sklearn_softattn._selection import choose_point
 from sklearn_softattn._progress import track
 from sklearn_softattn.datasets import excess_risk, make_gaussian_regression
 

@@ -41,7 +41,6 @@ from ._layer import (
     handles_float_errors,
     linear_limit,
 )
-from ._paired import mean_exceeds
 from ._path import (
     SKIPPED,
     _fold_scores,
@@ -54,6 +53,7 @@ from ._path import (
 )
 from ._problem import build_problem, context_rows, positive_rows
 from ._ranks import fit_normal_scores, normal_scores
+from ._selection import N_ERRORS, choose_point, choose_representation, leads, scorable
 
 # The parameters of SoftmaxAttentionRegressor that the cross-validation chooses; the
 # others are the CV estimator's own, shared by every point.
@@ -74,77 +74,6 @@ EARLY_STOP = (0.1, 1)
 SCREENING_ROWS = 1000
 
 
-def scorable(score_path):
-    """Which points and folds of a score path take part in the choice.
-
-    A score is NaN where the point could not be scored, and :data:`~._path.SKIPPED`
-    (-inf) where its path stopped before it. A fold where no point has a
-    finite score is left out; so is a point that
-    lacks a finite score on one of the remaining folds.
-
-    Returns
-    -------
-    points : ndarray of bool, of shape ``score_path.shape[:-1]``
-    folds : ndarray of bool, of shape (n_folds,)
-    """
-    finite = np.isfinite(score_path)
-    folds = finite.reshape(-1, score_path.shape[-1]).any(axis=0)
-    points = finite[..., folds].all(axis=-1) & folds.any()
-    return points, folds
-
-
-# The standard errors of each selection rule's margin.
-N_ERRORS = {"best": 0, "1se": 1, "2se": 2}
-
-
-def choose_point(score_path, selection_rule="2se"):
-    """Indices ``(scale, max_iter, balance_strength, shrinkage)`` of the chosen point.
-
-    ``"best"``: the highest mean score over the folds (the first maximum: the
-    smallest scale, then the smallest indices of the other axes).
-    ``"1se"`` and ``"2se"``: the smallest scale that any point brings within
-    one (two) standard errors of the best, the errors being those of the
-    fold-by-fold differences to the best point (paired, so that folds which
-    are harder for every point do not widen them); at that scale, the
-    close point of the other axes (iteration count, balance strength, shrinkage)
-    with the highest mean. Selection noise then tips towards the linear end,
-    not away from it. A point whose mean is below the best of the linear end
-    (the first scale) is never close: a fit that fails on one fold widens its
-    own standard error, and must not become the choice that way. Points and
-    folds that could not be scored are left out (see :func:`scorable`). With a
-    single fold there are no standard errors, and every rule is ``"best"``.
-
-    Parameters
-    ----------
-    score_path : ndarray of shape (n_scales, n_max_iters, n_balance_strengths, n_shrinkages, n_folds)
-        Validation scores, larger is better; scales in increasing order. (Any
-        number of grid axes after the scales' will do.)
-    selection_rule : {"2se", "1se", "best"}, default="2se"
-
-    Returns
-    -------
-    indices : tuple of int
-        One index per grid axis: the scale's first.
-    """
-    points, folds = scorable(score_path)
-    if not points.any():
-        raise ValueError("No point of the path has a finite validation score on any fold.")
-    path = np.where(points[..., None], score_path[..., folds], 0.0)
-    mean = np.where(points, path.mean(axis=-1), -np.inf)
-    best = np.unravel_index(np.argmax(mean), mean.shape)
-    if selection_rule == "best" or path.shape[-1] < 2:
-        return tuple(int(i) for i in best)
-    n_errors = N_ERRORS[selection_rule]
-    gap = path[best] - path
-    # A point worse on average than the linear end never counts as close, however
-    # noisy: one fold far below the rest widens its own standard error, and would
-    # otherwise make its scale the choice by accident.
-    close = points & (mean >= mean[0].max()) & ~mean_exceeds(gap, n_errors)
-    scale = int(np.flatnonzero(close.reshape(len(close), -1).any(axis=1))[0])
-    rest = np.where(close[scale], mean[scale], -np.inf)
-    return (scale, *(int(i) for i in np.unravel_index(np.argmax(rest), rest.shape)))
-
-
 # What the scores read, for score_features="choose": the features, or their normal scores
 # with the skip term, which rank scores need (a linear term in the features themselves).
 REPRESENTATIONS = ({"score_features": "features"},
@@ -160,30 +89,11 @@ REPRESENTATION_ROWS = 2000
 BASE_ROWS = 2000
 
 
-def leads(scores, over, n_errors):
-    """Whether the fold-by-fold ``scores`` lead those of ``over`` by ``n_errors``
-    standard errors of their differences (a selection rule's margin: :data:`N_ERRORS`):
-    their mean above that many (above 0 for a single fold)."""
-    gaps = np.asarray(scores) - np.asarray(over)
-    return bool(np.all(np.isfinite(gaps)) and mean_exceeds(gaps, n_errors))
-
-
 def from_rows(sample_weight, rows):
     """Whether an ``"auto"`` that starts at ``rows`` rows applies: at least that many
     rows of positive weight (:data:`SCREENING_ROWS`, :data:`REPRESENTATION_ROWS`,
     :data:`BASE_ROWS`)."""
     return np.count_nonzero(sample_weight > 0) >= rows
-
-
-def choose_representation(score_paths, selection_rule="2se"):
-    """Index of the score path, one per representation (on the same folds and grid
-    but for the scales), that holds the point :func:`choose_point` takes from all of
-    them in a row, each representation's scales after the one's before as if
-    sharper: a later representation is chosen only where it leads the earlier ones'
-    best by the rule's margin."""
-    scale = choose_point(np.concatenate(score_paths), selection_rule)[0]
-    return int(np.searchsorted(np.cumsum([len(path) for path in score_paths]), scale,
-                               side="right"))
 
 
 class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
@@ -862,7 +772,7 @@ intercept_, n_iter_, loss_curve_
                 keep_fit=False):
         """Score the grid's paths on ``folds`` and choose the point: set ``score_path_``,
         ``best_params_`` and the grid's attributes, and return the point's indices
-        (:func:`choose_point`) and, with ``keep_fit`` (one fold), its fit there (a
+        (:func:`~._selection.choose_point`) and, with ``keep_fit`` (one fold), its fit there (a
         :class:`~._path.FoldScores` fit), else None.
 
         With ``linear_drops`` (a representation after the first), return None, the

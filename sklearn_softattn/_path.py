@@ -29,8 +29,8 @@ from ._layer import (
     to_raw,
     weighted_r2,
 )
-from ._paired import mean_exceeds
 from ._problem import build_problem, positive_rows
+from ._selection import mean_exceeds
 
 
 def screened(scores, attention_paths):
@@ -212,7 +212,7 @@ def trails_significantly(y, y_pred, y_linear, sample_weight, n_errors):
     """Whether predictions ``y_pred`` of ``y`` have a larger squared error than
     ``y_linear``'s by more than ``n_errors`` standard errors of the rows' paired
     differences (weighted by ``sample_weight``; summed over targets;
-    :func:`~._paired.mean_exceeds`)."""
+    :func:`~._selection.mean_exceeds`)."""
     diffs = ((y - y_pred) ** 2 - (y - y_linear) ** 2).reshape(len(y), -1).sum(axis=1)
     return bool(mean_exceeds(diffs, n_errors, sample_weight))
 

@@ -10,7 +10,8 @@ from sklearn.preprocessing import SplineTransformer
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn._additive import ALPHAS, fit_additive, predict_additive, spline_basis
-from sklearn_softattn._cv import BASE_ROWS, N_ERRORS, leads
+from sklearn_softattn._cv import BASE_ROWS
+from sklearn_softattn._selection import N_ERRORS, leads
 
 
 def additive_data(n, random_state=0, noise=0.1):

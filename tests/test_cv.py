@@ -21,11 +21,11 @@ from sklearn.preprocessing import StandardScaler
 
 from sklearn_softattn import SoftmaxAttentionRegressor, SoftmaxAttentionRegressorCV
 from sklearn_softattn import _cv, _grid, _path
-from sklearn_softattn._cv import choose_point, choose_representation
 from sklearn_softattn._grid import attention_scale_grid, inner_folds
 from sklearn_softattn._layer import fitted_layer, layer_predict
 from sklearn_softattn._layer import weighted_r2 as r2
 from sklearn_softattn._problem import build_problem, positive_rows
+from sklearn_softattn._selection import choose_point, choose_representation
 from sklearn_softattn.datasets import make_gaussian_regression
 
 # The one-standard-error rule, which some tests below rely on: the default ("best")

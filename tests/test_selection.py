@@ -1,9 +1,9 @@
-"""The paired comparison behind the CV estimator's choices."""
+"""The selection rules and their paired comparison (sklearn_softattn._selection)."""
 
 import numpy as np
 import pytest
 
-from sklearn_softattn._paired import mean_exceeds
+from sklearn_softattn._selection import mean_exceeds
 
 
 def test_at_unit_weights_the_error_is_the_sample_standard_deviation_over_root_n():
