@@ -363,8 +363,10 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         folds, the refit and ``predict``. Results do not depend on it.
 
     verbose : int, default=0
-        Print the chosen point; above 1, also the objective at every iteration of
-        every point, in the folds and in the refit.
+        Print the chosen point, how many paths the first fold's screen lets on
+        (``first_fold_screening``) and whether the additive end is taken; above 1,
+        also the objective at every iteration of every point, in the folds and in
+        the refit.
 
     Attributes
     ----------
@@ -809,6 +811,12 @@ intercept_, n_iter_, loss_curve_
                                        screens=True, trailing_stop=self.screening_stop,
                                        **options))
             passing = screened(scores[0].scores, attention_paths)
+            if self.verbose:
+                reads = (f" (score_features={self.score_features!r})"
+                         if self.score_features in ("features", "ranks") else "")
+                print(f"the first fold screens the paths{reads}: {passing.sum()} of "
+                      f"{attention_paths.sum()} past the linear limit scored above its linear "
+                      "end there and go on to the other folds")
             if linear_drops and not passing.any():
                 return None
             options["screened_out"] = attention_paths & ~passing

@@ -91,7 +91,10 @@ def test_the_first_fold_screens_the_additive_end_as_it_screens_the_paths(capsys)
     linear = cv.score_path_[0, ..., 0].max()
     assert cv.additive_scores_[0] <= linear and np.all(cv.additive_scores_[1:] == -np.inf)
     assert not cv.additive_end_
-    assert "not above its linear end: screened out" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "not above its linear end: screened out" in out
+    assert ("the first fold screens the paths (score_features='features'): 0 of 1 past "
+            "the linear limit scored above its linear end") in out
     every = SoftmaxAttentionRegressorCV(first_fold_screening=False, random_state=0).fit(X, y)
     assert every.additive_scores_[0] == cv.additive_scores_[0]
     assert np.all(np.isfinite(every.additive_scores_))
