@@ -485,8 +485,8 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
                 if every is not None:
                     due.append(((s, t, a, r), every))
             if scales[s] == 0 and reads_linear_ends:
-                linear = fitted_layer(*point.iterates[0], problem, y_ndim, linear=True)
-                linear_ends.append((r2s[0], layer_predict(linear, X_test, extrapolation, base)
+                # A linear limit's counts are one fit, its layer the one built at the first.
+                linear_ends.append((r2s[0], layer_predict(layer, X_test, extrapolation, base)
                                     .reshape(Y_test.shape)))
             if stopped is not None and stopped(np.nanmax(r2s) if np.isfinite(r2s).any()
                                                else np.nan):
