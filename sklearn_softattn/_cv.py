@@ -217,8 +217,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         1000 rows of positive weight on, where one fold's validation score is
         reliable and a fit's cost matters. Not with a single split.
 
-    screening_stop : bool or {"first_iteration", "far_behind", "significantly_behind"}, \
-            default="significantly_behind"
+    screening_stop : bool or {"first_iteration", "far_behind", "significantly_behind", \
+            "not_closing"}, default="significantly_behind"
         Whether a path of the first fold, where it screens the others
         (``first_fold_screening``), stops at the first count of ``max_iters``
         where its point scores below the best linear limit of the fold: the path
@@ -233,7 +233,11 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         little there, and leads after a few iterations, goes on.
         ``"significantly_behind"``: only where its squared error exceeds the
         linear limit's by more than two standard errors of their paired
-        difference over the validation rows.
+        difference over the validation rows. ``"not_closing"``: there only where
+        it also trails by less than 0.01 of R², a near tie, and at a count only
+        where it also gained less R² since its first iteration (at the first
+        count) or since the count before than it still trails by, so that a path
+        that starts far behind and closes the gap goes on.
 
     target_tokens : bool, default=True
         Whether the context tokens carry their targets (see
@@ -490,7 +494,7 @@ intercept_, n_iter_, loss_curve_
         "path_early_stop": ["boolean"],
         "first_fold_screening": [StrOptions({"auto"}), "boolean"],
         "screening_stop": ["boolean", StrOptions({"first_iteration", "far_behind",
-                                                  "significantly_behind"})],
+                                                  "significantly_behind", "not_closing"})],
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
         "additive_end": ["boolean"],
         "additive_base": ["boolean", StrOptions({"auto"})],

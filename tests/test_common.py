@@ -88,6 +88,9 @@ def _expected_failed_checks(estimator):
                                     screening_stop="far_behind"),
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), first_fold_screening=True,
                                     screening_stop="significantly_behind"),
+        # ... or where they tie it, or do not close the gap (from the first iteration on).
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(1, 5), first_fold_screening=True,
+                                    screening_stop="not_closing"),
         # A context sampled from the checks' rows, and the nearest of every row instead;
         # every part's rows pulled back to the training radius.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), max_context=8,

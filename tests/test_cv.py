@@ -843,7 +843,8 @@ def test_a_point_that_stops_early_keeps_its_last_iterate():
 
 
 @pytest.mark.parametrize("solver", ["gd", "lbfgs"])
-@pytest.mark.parametrize("stop_counts, calls, n_iter", [((), 2, 6), ({1, 4}, 3, 4)])
+@pytest.mark.parametrize("stop_counts, calls, n_iter",
+                         [((), 2, 6), ({1, 4}, 3, 4), ({3}, 2, 3)])
 def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver, stop_counts, calls,
                                                              n_iter):
     X, y = small
@@ -860,9 +861,10 @@ def test_a_checkpoint_stop_ends_the_point_and_the_path_there(small, solver, stop
                                      checkpoint_stop=stop,
                                      count_stops=dict.fromkeys(stop_counts, stop)))
     full = list(_path.attention_path(problem, [0.0, 0.3, 1.0], params, checkpoints=checkpoints))
-    # Asked at the positive point's counts (the checkpoints' and stop_counts'): stopped at
-    # the call that says so, after n_iter iterations, with the parameters it was asked
-    # about and the checkpoints' iterates up to there; the sharper point is not fitted.
+    # Asked at the positive point's counts (the checkpoints' and stop_counts', both at a
+    # count of both): stopped at the call that says so, after n_iter iterations, with the
+    # parameters it was asked about and the checkpoints' iterates up to there; the sharper
+    # point is not fitted.
     assert len(path) == 2 and len(seen) == calls
     assert path[1].n_iter == n_iter
     kept = [count for count in checkpoints if count <= n_iter]
@@ -1188,6 +1190,43 @@ def test_screening_stops_by_how_far_behind_end_a_path_after_one_iteration_where_
     expected = fits["first_iteration" if trails_far else True].score_path_
     np.testing.assert_array_equal(far, expected)
     assert np.isfinite(far[1, 0, 0, 0, 0]) != trails_far
+
+
+def test_screening_stop_not_closing_spares_a_path_that_closes_the_gap():
+    X, y = make_friedman1(600, noise=1.0, random_state=0)
+    X = StandardScaler().fit_transform(X)
+    params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
+    fits = {stop: SoftmaxAttentionRegressorCV(screening_stop=stop, **params).fit(X, y)
+            for stop in (False, "significantly_behind", "not_closing")}
+    # The first fold's path trails the linear end a little after 5 iterations and leads
+    # it by far after 40: stopped at 5 where it trails at all, it goes on where it gained
+    # more since its first iteration than it trails by, and the fit is the unstopped one.
+    path, linear_end = fits[False].score_path_[1, :, 0, 0, 0], fits[False].score_path_[0].max()
+    assert path[0] < linear_end < path[-1] - 0.1
+    assert np.all(fits["significantly_behind"].score_path_[1, 1:, 0, 0, 0] == -np.inf)
+    np.testing.assert_array_equal(fits["not_closing"].score_path_, fits[False].score_path_)
+    assert fits["not_closing"].best_params_ == fits[False].best_params_
+    assert fits["not_closing"].best_params_["attention_scale"] > 0
+
+
+@pytest.mark.parametrize("make, stopped_after", [
+    # After one iteration the path trails by less than 0.01 of R², significantly.
+    (partial(make_regression, 1000, n_features=20, noise=10, random_state=0), 0),
+    # It trails by 0.08 there, closes most of the gap by 5 iterations, falls back by 15.
+    (partial(make_gaussian_regression, 600, 4, 1, noise=1.0, random_state=2), 2)])
+def test_screening_stop_not_closing_ends_a_path_that_ties_or_falls_back(make, stopped_after):
+    X, y = make()
+    X = StandardScaler().fit_transform(X)
+    params = dict(first_fold_screening=True, max_iters=(5, 15, 40), cv=3, random_state=0)
+    every = SoftmaxAttentionRegressorCV(screening_stop=False, **params).fit(X, y)
+    stopped = SoftmaxAttentionRegressorCV(screening_stop="not_closing", **params).fit(X, y)
+    path, linear_end = every.score_path_[1, :, 0, 0, 0], every.score_path_[0].max()
+    ran = stopped.score_path_[1, :, 0, 0, 0]
+    assert np.all(ran[stopped_after:] == -np.inf)
+    np.testing.assert_array_equal(ran[:stopped_after], path[:stopped_after])
+    assert np.all(path[max(stopped_after - 1, 0):] < linear_end)
+    np.testing.assert_array_equal(stopped.score_path_[0], every.score_path_[0])
+    assert stopped.best_params_ == every.best_params_ and stopped.best_params_["attention_scale"] == 0
 
 
 def test_trails_significantly_reads_the_paired_differences_standard_error():
