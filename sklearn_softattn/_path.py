@@ -456,12 +456,11 @@ def _fold_scores(params, scorer, X, Y, sample_weight, y_ndim, train, test, scale
     def not_closing(K, V):
         """Whether a positive point scores below the best linear limit so far, and gained
         less R² since its last reading than it trails that limit's by."""
-        r2 = last_r2[0]
+        before = last_r2[0]
         y_pred = validation(K, V)
-        score = last_r2[0] if scorer is None else score_predictions(scorer, y_pred, y_test,
-                                                                    w_test)
-        gain, gap = last_r2[0] - r2, best_linear_end()[0] - last_r2[0]
-        return score < best_linear_score() and not gain >= gap
+        r2 = last_r2[0]
+        score = r2 if scorer is None else score_predictions(scorer, y_pred, y_test, w_test)
+        return score < best_linear_score() and not r2 - before >= best_linear_end()[0] - r2
 
     first_stop = None if not screens else {
         "first_iteration": trails, "far_behind": far_behind,
