@@ -344,7 +344,7 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
     fit_intercept : bool, default=True
         Center features and targets by their (weighted) means.
 
-    extrapolation : {"clip", "radius", "range", "continue", "auto"}, \
+    extrapolation : {"clip", "radius", "range", "targets", "continue", "auto"}, \
             default="radius"
         How far rows are scored, in the folds and in ``predict`` (see
         :class:`SoftmaxAttentionRegressor`, whose default is ``"clip"``): by
@@ -426,8 +426,8 @@ class SoftmaxAttentionRegressorCV(BaseAttentionRegressor):
         that does not apply.
 
     key_query_, value_, target_value_, skip_coef_, context_, context_weight_, \
-context_targets_, data_radius_, data_min_, data_max_, x_offset_, y_offset_, coef_, \
-intercept_, n_iter_, loss_curve_
+context_targets_, data_radius_, data_min_, data_max_, target_min_, target_max_, x_offset_, \
+y_offset_, coef_, intercept_, n_iter_, loss_curve_
         As in :class:`SoftmaxAttentionRegressor`, for the model refitted on all
         the data; ``n_iter_`` and ``loss_curve_`` cover its whole path.
 
@@ -498,7 +498,8 @@ intercept_, n_iter_, loss_curve_
         "score_features": [StrOptions({"features", "ranks", "choose", "auto"})],
         "additive_end": ["boolean"],
         "additive_base": ["boolean", StrOptions({"auto"})],
-        "extrapolation": [StrOptions({"clip", "radius", "range", "continue", "auto"})],
+        "extrapolation": [StrOptions({"clip", "radius", "range", "targets", "continue",
+                                      "auto"})],
         # Joblib's workers: a negative count counts back from all, 0 means nothing.
         "n_jobs": [Interval(Integral, None, -1, closed="right"),
                    Interval(Integral, 1, None, closed="left"), None],

@@ -202,14 +202,17 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         Center features and targets by their (weighted) means. If False, the
         data are assumed centered.
 
-    extrapolation : {"clip", "radius", "range", "continue"}, default="clip"
+    extrapolation : {"clip", "radius", "range", "targets", "continue"}, default="clip"
         ``"clip"``: a query farther from the training rows' mean than any
         training row (Mahalanobis distance, ``data_radius_``) is pulled back to
         that distance for its scores; the linear limit and a skip term
         extrapolate linearly. ``"radius"``: pulled back so for every part.
         ``"range"``: first, each feature is clipped to ``[data_min_, data_max_]``
-        widened by half its width on each side, for every part.
-        ``"continue"``: no clipping.
+        widened by half its width on each side, for every part. ``"targets"``:
+        as ``"clip"``, and every prediction is then clipped to the training
+        targets' range, ``[target_min_, target_max_]``, within which a softmax
+        average of the targets stays: the linear part extrapolates a trend,
+        but not past the targets seen. ``"continue"``: no clipping.
 
     warm_start : bool, default=False
         Start from the parameters of the previous fit instead of initializing.
@@ -259,6 +262,10 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
     data_min_, data_max_ : ndarray of shape (n_features,)
         Each feature's smallest and largest training value (rows of positive
         weight), which ``extrapolation="range"`` reads.
+
+    target_min_, target_max_ : float or ndarray of shape (n_targets,)
+        Each target's smallest and largest training value (rows of positive
+        weight), to which ``extrapolation="targets"`` clips the predictions.
 
     x_offset_ : ndarray of shape (n_features,)
         Weighted feature means of the context rows (zeros if
@@ -379,7 +386,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
         "score_features": [StrOptions({"features", "ranks"})],
         "additive_base": ["boolean"],
         "fit_intercept": ["boolean"],
-        "extrapolation": [StrOptions({"clip", "radius", "range", "continue"})],
+        "extrapolation": [StrOptions({"clip", "radius", "range", "targets", "continue"})],
         "warm_start": ["boolean"],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -628,6 +635,7 @@ class SoftmaxAttentionRegressor(BaseAttentionRegressor):
                 context=(self.context_, self.context_weight_, self.context_targets_),
                 stored=(self.x_offset_, self.y_offset_, self._covariance),
                 radius=self.data_radius_, data_range=(self.data_min_, self.data_max_),
+                target_range=(self.target_min_, self.target_max_),
             )
         K, V, progress, _, self._optimizer = solve(
             problem, K, V, params, rng,

@@ -101,6 +101,8 @@ class FittedLayer:
     data_radius: float
     data_min: np.ndarray
     data_max: np.ndarray
+    target_min: np.ndarray
+    target_max: np.ndarray
     x_offset: np.ndarray
     y_offset: np.ndarray
     coef: np.ndarray
@@ -203,6 +205,8 @@ def fitted_layer(K, V, problem, y_ndim, linear=False):
         data_radius=problem.radius,
         data_min=problem.data_range[0],
         data_max=problem.data_range[1],
+        target_min=problem.target_range[0][0] if y_ndim == 1 else problem.target_range[0],
+        target_max=problem.target_range[1][0] if y_ndim == 1 else problem.target_range[1],
         x_offset=problem.x_offset,
         y_offset=problem.y_offset,
         coef=coef[0] if y_ndim == 1 else coef,
@@ -287,13 +291,13 @@ def clipped_features(layer, X, extrapolation):
 
 def centered_queries(layer, X, extrapolation):
     """Validated ``X`` centered by ``x_offset``, as the softmax sees it: with
-    ``extrapolation`` ``"clip"`` or ``"range"``, a row whose Mahalanobis distance
+    ``extrapolation`` ``"clip"``, ``"range"`` or ``"targets"``, a row whose Mahalanobis distance
     from ``x_offset`` exceeds ``data_radius`` (the largest of a training row) is
     pulled back along its ray to that distance; rows within it are unchanged. The
     distances are invariant under invertible linear maps of the features."""
     Xc = X - layer.x_offset
     # (With "radius", :func:`clipped_features` pulled the rows back already.)
-    if extrapolation in ("clip", "range"):
+    if extrapolation in ("clip", "range", "targets"):
         norms = mahalanobis_norms(Xc, layer.distance)
         far = norms > layer.data_radius
         Xc[far] *= (layer.data_radius / norms[far])[:, None]
@@ -346,12 +350,16 @@ def layer_predict(layer, X, extrapolation="clip", base=None):
     are flat beyond the training range. With an additive ``base``, its predictions (which
     read ``X`` as given: its splines are flat beyond the training range too) are added:
     ``base``, where they were computed already (2-D), as for every point of a fold.
+    With ``extrapolation="targets"`` the predictions are then clipped to the training
+    targets' range, ``[target_min, target_max]``.
     """
     y = _layer_predict(layer, X, extrapolation)
-    if layer.base is None:
-        return y
-    base = predict_additive(*layer.base, X) if base is None else base
-    return y + (base.ravel() if np.ndim(layer.coef) == 1 else base)
+    if layer.base is not None:
+        base = predict_additive(*layer.base, X) if base is None else base
+        y = y + (base.ravel() if np.ndim(layer.coef) == 1 else base)
+    if extrapolation == "targets":
+        y = np.clip(y, layer.target_min, layer.target_max)
+    return y
 
 
 def _layer_predict(layer, X, extrapolation):

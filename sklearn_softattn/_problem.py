@@ -159,7 +159,8 @@ class Problem:
     ``loss_scale`` is the loss of predicting the mean, ``L₀``; ``radius`` is the
     largest Mahalanobis distance ``‖(x - x̄) P‖`` of a training query, for the
     ``distance`` map ``P`` (:func:`~._geometry.distance_map`), and ``data_range`` the
-    training queries' smallest and largest value of each feature. With target tokens,
+    training queries' smallest and largest value of each feature (``target_range``: of
+    each target, as given, before an additive base). With target tokens,
     ``context_Y`` holds the context rows' raw targets and ``target_covariance`` their
     weighted covariance with the context rows' features (q × d); both None without.
     ``X``, ``Y`` and ``weight`` are the training rows as the problem orders them.
@@ -186,6 +187,7 @@ class Problem:
     distance: np.ndarray
     radius: float
     data_range: tuple
+    target_range: tuple
     x_offset: np.ndarray
     y_offset: np.ndarray
     covariance: np.ndarray
@@ -295,8 +297,16 @@ def statistics(X, Y, sample_weight, context, fit_intercept):
     return x_offset, y_offset, covariance
 
 
+def widened(extent, earlier):
+    """The smallest and largest values ``extent`` of each column, widened to the
+    ``earlier`` ones (None: none)."""
+    if earlier is None:
+        return extent
+    return np.minimum(extent[0], earlier[0]), np.maximum(extent[1], earlier[1])
+
+
 def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None,
-                  radius=0.0, data_range=None):
+                  radius=0.0, data_range=None, target_range=None):
     """The training problem of the rows ``X``, ``Y`` (2-D) of positive weight.
 
     ``params`` are :class:`~sklearn_softattn.SoftmaxAttentionRegressor`'s (a dict,
@@ -305,8 +315,8 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     apply. By default the context, offsets and covariance come from the training
     rows themselves (``fit``: the context drawn from ``rng``); ``partial_fit``
     passes the stored ones, ``context=(rows, weights, targets)`` and
-    ``stored=(x_offset, y_offset, covariance)``, with the ``radius`` and the
-    ``data_range`` of its earlier batches, and its rows are then new queries, which
+    ``stored=(x_offset, y_offset, covariance)``, with the ``radius``, ``data_range`` and
+    ``target_range`` of its earlier batches, and its rows are then new queries, which
     may widen them. The solver works in the coordinates of :class:`Coordinates`; with
     ``score_features="ranks"`` the attention reads the features' normal scores
     (fitted on these rows), with ``linear_skip`` a linear term reads the features.
@@ -314,6 +324,7 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     on the rows first, and the problem's targets are what it leaves.
     """
     base = tol_scale = None
+    target_range = widened((Y.min(axis=0), Y.max(axis=0)), target_range)
     if params.get("additive_base", False):
         base = fit_additive(X, Y, sample_weight)
         offset = column_means(Y, sample_weight) if params["fit_intercept"] else 0.0
@@ -386,12 +397,10 @@ def build_problem(X, Y, sample_weight, params, rng, *, context=None, stored=None
     loss_scale = mean_loss(Yc, sample_weight)
     distance = distance_map(covariance)
     radius = max(radius, float(mahalanobis_norms(Xc, distance).max()))
-    low, high = X.min(axis=0), X.max(axis=0)
-    if data_range is not None:
-        low, high = np.minimum(low, data_range[0]), np.maximum(high, data_range[1])
     return Problem(objective, X=X, Y=Y, Xc=Xc, Yc=Yc, T=linear.T, T_inv=linear.T_inv,
                    W=linear.W, W_inv=linear.W_inv, context_X=context_X, distance=distance,
-                   radius=radius, data_range=(low, high), x_offset=x_offset,
+                   radius=radius, data_range=widened((X.min(axis=0), X.max(axis=0)), data_range),
+                   target_range=target_range, x_offset=x_offset,
                    y_offset=y_offset,
                    covariance=covariance, loss_scale=loss_scale, score=score,
                    score_map=score_map, context_Y=context_Y,

@@ -60,6 +60,7 @@ def _expected_failed_checks(estimator):
                                   renormalize=False, max_context=50, context_neighbors=16),
         SoftmaxAttentionRegressor(linear_skip=True, extrapolation="range"),
         SoftmaxAttentionRegressor(linear_skip=True, extrapolation="radius"),
+        SoftmaxAttentionRegressor(linear_skip=True, extrapolation="targets"),
         SoftmaxAttentionRegressor(linear_skip=True, score_features="ranks", solver="lbfgs",
                                   attention_scores="distance", max_iter=20),
         # The layer on what an additive model leaves.
@@ -100,6 +101,7 @@ def _expected_failed_checks(estimator):
                                     attention_scores="distance", path_warm_start=False),
         # The linear limit's far rows read as they are where its folds score that higher.
         SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), extrapolation="auto"),
+        SoftmaxAttentionRegressorCV(cv=3, max_iters=(5, 10), extrapolation="targets"),
         # The additive end scored beside the linear limit, taken where it leads.
         SoftmaxAttentionRegressorCV(attention_scales=[0], cv=3, selection_rule="best",
                                     additive_end=True),

@@ -640,6 +640,45 @@ def test_extrapolation_radius_pulls_every_part_back_to_the_training_radius(far_r
         np.testing.assert_allclose(A, clip.attention_weights(X_new), rtol=1e-10, atol=1e-15)
 
 
+
+@pytest.mark.parametrize("params", [dict(attention_scale=0),
+                                    dict(attention_scale=1.0, linear_skip=True),
+                                    dict(attention_scale=1.0, linear_skip=True,
+                                         additive_base=True)])
+def test_extrapolation_targets_clips_predictions_to_the_targets_range(far_rows, params):
+    X, y, X_new = far_rows
+    weight = np.ones(len(y))
+    weight[np.argmax(y)] = 0  # a row of zero weight is not a training row
+    reg = SoftmaxAttentionRegressor(extrapolation="targets", max_iter=10, random_state=0,
+                                    **params).fit(X, y, sample_weight=weight)
+    assert reg.target_min_ == y.min() and reg.target_max_ == np.sort(y)[-2]
+    clip = clone(reg).set_params(extrapolation="clip").fit(X, y, sample_weight=weight)
+    before = X_new.copy()
+    expected = clip.predict(X_new)  # a linear part reaches past the targets' range
+    assert np.any(expected > reg.target_max_) or np.any(expected < reg.target_min_)
+    np.testing.assert_array_equal(reg.predict(X_new),
+                                  np.clip(expected, reg.target_min_, reg.target_max_))
+    np.testing.assert_array_equal(X_new, before)
+
+
+def test_extrapolation_targets_clips_each_target_to_its_range(far_rows):
+    X, y, X_new = far_rows
+    Y = np.column_stack([y, -3 * y + 1])
+    reg = SoftmaxAttentionRegressor(0, extrapolation="targets").fit(X, Y)
+    np.testing.assert_array_equal(reg.target_min_, Y.min(axis=0))
+    np.testing.assert_array_equal(reg.target_max_, Y.max(axis=0))
+    linear = X_new @ reg.coef_.T + reg.intercept_
+    np.testing.assert_allclose(reg.predict(X_new), np.clip(linear, Y.min(0), Y.max(0)),
+                               rtol=1e-12)
+
+
+def test_partial_fit_widens_the_targets_range(far_rows):
+    X, y, _ = far_rows
+    reg = SoftmaxAttentionRegressor(0.3, random_state=0).partial_fit(X[:150], y[:150])
+    reg.partial_fit(X[150:], 3 * y[150:])
+    assert reg.target_min_ == min(y[:150].min(), 3 * y[150:].min())
+    assert reg.target_max_ == max(y[:150].max(), 3 * y[150:].max())
+
 def test_partial_fit_widens_the_range(far_rows):
     X, y, _ = far_rows
     reg = SoftmaxAttentionRegressor(0.3, random_state=0).partial_fit(X[:150], y[:150])
