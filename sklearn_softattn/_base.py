@@ -147,7 +147,8 @@ class BaseAttentionRegressor(CallbackSupportMixin, RegressorMixin, BaseEstimator
         ``y``), plus ``A @ ((context_targets_ - y_offset_) @ target_value_.T)``
         with target tokens, ``(X - x_offset_) @ skip_coef_.T`` with a skip
         term, and the additive model's predictions with ``additive_base`` (the
-        context targets are then what it leaves). The score of row ``x`` on
+        context targets are then what it leaves); with ``extrapolation="targets"``
+        that sum clipped to ``[target_min_, target_max_]``. The score of row ``x`` on
         context row ``c_j`` is ``t(x)ᵀ key_query_ t(c_j) + log
         context_weight_[j]``, less ``½ t(c_j)ᵀ key_query_ t(c_j)`` with distance
         scores, so a row of weight ``w_j`` counts ``w_j`` times (and,

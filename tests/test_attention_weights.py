@@ -56,6 +56,20 @@ def test_weights_reproduce_predict(kind, n_targets, weighted):
                                atol=1e-10 * np.std(y))
 
 
+def test_weights_reproduce_predict_clipped_to_the_targets_range():
+    X, y = _data()
+    far = X[100:] + 3 * (X[100:] - X[:100].mean(axis=0))  # rows past the training radius
+    est = SoftmaxAttentionRegressor(1.0, linear_skip=True, extrapolation="targets",
+                                    max_iter=30, random_state=0).fit(X[:100], y[:100])
+    A = est.attention_weights(far)
+    # The skip term reads the rows as they are, the scores as pulled back to the radius.
+    unclipped = _reconstructed(est, A) + (far - est.x_offset_) @ est.skip_coef_
+    assert np.any(unclipped > est.target_max_) or np.any(unclipped < est.target_min_)
+    np.testing.assert_allclose(est.predict(far),
+                               np.clip(unclipped, est.target_min_, est.target_max_),
+                               rtol=1e-10)
+
+
 def test_sample_weight_counts_a_row_as_repeats():
     # A row of weight 3 in the context gets three times the softmax mass of an
     # otherwise identical row of weight 1.
