@@ -640,7 +640,6 @@ def test_extrapolation_radius_pulls_every_part_back_to_the_training_radius(far_r
         np.testing.assert_allclose(A, clip.attention_weights(X_new), rtol=1e-10, atol=1e-15)
 
 
-
 @pytest.mark.parametrize("params", [dict(attention_scale=0),
                                     dict(attention_scale=1.0, linear_skip=True),
                                     dict(attention_scale=1.0, linear_skip=True,
@@ -678,6 +677,7 @@ def test_partial_fit_widens_the_targets_range(far_rows):
     reg.partial_fit(X[150:], 3 * y[150:])
     assert reg.target_min_ == min(y[:150].min(), 3 * y[150:].min())
     assert reg.target_max_ == max(y[:150].max(), 3 * y[150:].max())
+
 
 def test_partial_fit_widens_the_range(far_rows):
     X, y, _ = far_rows
