@@ -153,10 +153,12 @@ def test_the_pages_and_the_readme_are_the_summary_files(bench, capsys, which):
         rounds = ["verdict", *(f"{name} round" for name in list(bench.ROUNDS)[1:])]
         for k, (name, table) in enumerate(zip(rounds, tables)):
             # The first five rounds on the development page, the next ten on their own, the
-            # sixteenth to the nineteenth with the large sets, and the later ones apart.
+            # sixteenth to the nineteenth with the large sets, the twentieth to the
+            # twenty-fourth apart, and the later ones apart again.
             page_of_round = ("development.md" if k < 5 else "development_rounds.md" if k < 15
                              else "development_large.md" if k < 19
-                             else "development_latest.md")
+                             else "development_latest.md" if k < 24
+                             else "development_recent.md")
             verdict = _block(page_of_round, name, command)
             assert verdict.startswith(table)
             assert verdict.endswith(blocks[blocks.index(table) + 1] + ".")
