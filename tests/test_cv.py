@@ -1226,7 +1226,8 @@ def test_screening_stop_not_closing_ends_a_path_that_ties_or_falls_back(make, st
     np.testing.assert_array_equal(ran[:stopped_after], path[:stopped_after])
     assert np.all(path[max(stopped_after - 1, 0):] < linear_end)
     np.testing.assert_array_equal(stopped.score_path_[0], every.score_path_[0])
-    assert stopped.best_params_ == every.best_params_ and stopped.best_params_["attention_scale"] == 0
+    assert stopped.best_params_ == every.best_params_
+    assert stopped.best_params_["attention_scale"] == 0
 
 
 def test_trails_significantly_reads_the_paired_differences_standard_error():
